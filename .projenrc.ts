@@ -1,0 +1,83 @@
+import { cdk8s, javascript } from 'projen';
+
+const project = new cdk8s.ConstructLibraryCdk8s({
+  name: 'cdk8s-admission',
+  description:
+    'cdk8s constructs for Kubernetes admission control: ValidatingAdmissionPolicy, MutatingAdmissionPolicy and admission webhooks, checked at synth time',
+  author: 'cdk8s-admission maintainers',
+  authorAddress: 'maintainers@cdk8s-admission.dev',
+  repositoryUrl: 'https://github.com/cdk8s-admission/cdk8s-admission.git',
+  defaultReleaseBranch: 'main',
+  license: 'Apache-2.0',
+  keywords: [
+    'cdk8s',
+    'kubernetes',
+    'k8s',
+    'admission',
+    'validating-admission-policy',
+    'mutating-admission-policy',
+    'webhook',
+    'cel',
+  ],
+  stability: 'experimental',
+
+  projenrcTs: true,
+  packageManager: javascript.NodePackageManager.NPM,
+  minNodeVersion: '20.16.0',
+  workflowNodeVersion: '22',
+
+  jsiiVersion: '~6.0.0',
+  cdk8sVersion: '2.70.0',
+  constructsVersion: '10.3.0',
+
+  // One name per target language, all derived from the npm package name.
+  publishToPypi: {
+    distName: 'cdk8s-admission',
+    module: 'cdk8s_admission',
+  },
+  publishToMaven: {
+    javaPackage: 'io.github.cdk8sadmission',
+    mavenGroupId: 'io.github.cdk8s-admission',
+    mavenArtifactId: 'cdk8s-admission',
+  },
+  publishToNuget: {
+    dotNetNamespace: 'Cdk8sAdmission',
+    packageId: 'Cdk8sAdmission',
+  },
+  publishToGo: {
+    moduleName: 'github.com/cdk8s-admission/cdk8s-admission-go',
+    packageName: 'cdk8sadmission',
+  },
+
+  devDeps: [
+    'fast-check@^4',
+    // Lets the example app import 'cdk8s-admission' exactly as a user would, resolved to src/.
+    'tsconfig-paths@^4',
+  ],
+
+  githubOptions: { mergify: false },
+  jestOptions: {
+    // CI must fail on snapshot drift instead of rewriting snapshots; `npx projen test:update` updates them.
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    jestConfig: {
+      moduleNameMapper: { '^cdk8s-admission$': '<rootDir>/src' },
+      testPathIgnorePatterns: ['/node_modules/', '/examples/dist/'],
+    },
+  },
+  gitignore: ['/examples/dist/'],
+});
+
+// jsii 6 prints an end-of-life banner on Node 20; it is informational, not a failure.
+project.tasks.addEnvironment('JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION', '20');
+
+project.addTask('synth:example', {
+  description: 'Synthesize the example app in examples/ into examples/dist/',
+  exec: 'ts-node --project examples/tsconfig.json -r tsconfig-paths/register examples/main.ts',
+  env: { CDK8S_OUTDIR: 'examples/dist' },
+});
+
+for (const pattern of ['/examples/', '/bench/', '/.ci/']) {
+  project.addPackageIgnore(pattern);
+}
+
+project.synth();

@@ -1,0 +1,161 @@
+import { ADMISSION_GROUP, AdmissionKind, isAdmissionKind, preferredApiVersion, SERVED_VERSIONS } from '../admission-kind';
+import { KubernetesVersion } from '../kubernetes-version';
+import { validateCrossObject } from './cross-object';
+import { defaultExpressionChecker } from './expression-checker';
+import { FieldViolation, invalid, notSupported, required, warning } from './field-errors';
+import { FieldPath } from './field-path';
+import { validateMutatingPolicy } from './mutating-policy';
+import { validateMutatingPolicyBinding } from './mutating-policy-binding';
+import { RuleContext } from './rule-context';
+import { checkShape } from './shape';
+import { validateValidatingPolicy } from './validating-policy';
+import { validateValidatingPolicyBinding } from './validating-policy-binding';
+import { Violation, ViolationSeverity } from './violation';
+import { validateWebhookConfiguration } from './webhook-configuration';
+
+/** Options of `ManifestValidator.validate` and `ManifestValidator.validateAll`. */
+export interface ValidationOptions {
+  /**
+   * The Kubernetes version the manifests are for: which apiVersions exist, and (for CEL) which
+   * libraries expressions may use.
+   * @default KubernetesVersion.LATEST
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
+}
+
+const API_VERSION = FieldPath.root('apiVersion');
+const KIND = FieldPath.root('kind');
+
+/**
+ * Checks admissionregistration.k8s.io manifests against every rule the kube-apiserver applies
+ * when they are created, plus strict field validation (unknown fields, wrong JSON types).
+ * Works on plain JSON (parsed YAML), never throws, and reports every problem at once.
+ */
+export class ManifestValidator {
+  /**
+   * Validates one object of the six admissionregistration kinds, in any apiVersion this library supports.
+   * @param manifest the object, as parsed JSON or YAML
+   */
+  public static validate(manifest: any, options: ValidationOptions = {}): Violation[] {
+    return guard(manifest, () => validateOne(manifest, options.kubernetesVersion ?? KubernetesVersion.LATEST));
+  }
+
+  /**
+   * Validates every admissionregistration object in `manifests` and the relations between them:
+   * duplicate names per kind, bindings whose policy in the set is of the other kind, and
+   * param references that do not fit their policy's paramKind.
+   * Objects of other API groups (Deployments, param objects, Namespaces) are skipped.
+   */
+  public static validateAll(manifests: any[], options: ValidationOptions = {}): Violation[] {
+    const version = options.kubernetesVersion ?? KubernetesVersion.LATEST;
+    const list: unknown[] = Array.isArray(manifests) ? manifests : [];
+    const out: Violation[] = [];
+    list.forEach((manifest, manifestIndex) => {
+      if (!isInAdmissionGroup(manifest)) return;
+      for (const v of guard(manifest, () => validateOne(manifest, version))) out.push({ ...v, manifestIndex });
+    });
+    out.push(...guardAll(() => validateCrossObject(list)));
+    return out;
+  }
+
+  private constructor() {}
+}
+
+function isInAdmissionGroup(manifest: unknown): boolean {
+  if (typeof manifest !== 'object' || manifest === null) return false;
+  const apiVersion = (manifest as { apiVersion?: unknown }).apiVersion;
+  return typeof apiVersion === 'string' && apiVersion.startsWith(`${ADMISSION_GROUP}/`);
+}
+
+function validateOne(manifest: unknown, version: KubernetesVersion): FieldViolation[] {
+  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
+    return [invalid(KIND, manifest, 'a manifest must be a JSON object with apiVersion and kind')];
+  }
+  const { apiVersion, kind } = manifest as { apiVersion?: unknown; kind?: unknown };
+  if (!isAdmissionKind(kind)) {
+    return kind === undefined || kind === ''
+      ? [required(KIND, 'must be one of the admissionregistration.k8s.io kinds')]
+      : [notSupported(KIND, kind, Object.values(AdmissionKind).sort())];
+  }
+  const versionProblems = validateApiVersion(apiVersion, kind, version);
+
+  const shape = checkShape(manifest, kind, FieldPath.root(''));
+  const ctx = new RuleContext(version, defaultExpressionChecker());
+  const rules = validateKind(shape.value, kind, typeof apiVersion === 'string' ? apiVersion : '', ctx)
+    .filter((v) => !shape.violations.some((s) => v.path.isWithin(s.path)));
+  return [...versionProblems, ...shape.violations, ...rules];
+}
+
+function validateKind(value: any, kind: AdmissionKind, apiVersion: string, ctx: RuleContext): FieldViolation[] {
+  switch (kind) {
+    case AdmissionKind.VALIDATING_ADMISSION_POLICY:
+      return validateValidatingPolicy(value, ctx);
+    case AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING:
+      return validateValidatingPolicyBinding(value);
+    case AdmissionKind.MUTATING_ADMISSION_POLICY:
+      return validateMutatingPolicy(value, ctx);
+    case AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING:
+      return validateMutatingPolicyBinding(value, apiVersion.endsWith('/v1alpha1'));
+    case AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION:
+    case AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION:
+      return validateWebhookConfiguration(value, kind, ctx);
+  }
+}
+
+/** The apiVersion must be one this library supports for the kind and the target cluster serves. */
+function validateApiVersion(apiVersion: unknown, kind: AdmissionKind, version: KubernetesVersion): FieldViolation[] {
+  const served = SERVED_VERSIONS[kind];
+  const supported = served.map((s) => `${ADMISSION_GROUP}/${s.version}`);
+  if (typeof apiVersion !== 'string' || apiVersion === '') return [required(API_VERSION, `one of ${supported.join(', ')}`)];
+  const entry = served.find((s) => `${ADMISSION_GROUP}/${s.version}` === apiVersion);
+  if (!entry) return [notSupported(API_VERSION, apiVersion, supported)];
+  const preferred = preferredApiVersion(kind, version.minor);
+  if (entry.sinceMinor > version.minor) {
+    const alternative = preferred ? `: use ${preferred}, or target Kubernetes 1.${entry.sinceMinor}` : '';
+    return [invalid(API_VERSION, apiVersion, `${kind} ${apiVersion} is served from Kubernetes 1.${entry.sinceMinor}; the target is ${version}${alternative}`)];
+  }
+  if (preferred && preferred !== apiVersion) {
+    return [warning(API_VERSION, `${apiVersion} is superseded by ${preferred} on Kubernetes ${version}: use ${preferred}`)];
+  }
+  if (entry.gate) {
+    return [warning(API_VERSION, `${apiVersion} is not served by default: the cluster needs ${entry.gate}`)];
+  }
+  return [];
+}
+
+function toViolation(v: FieldViolation, manifest: unknown): Violation {
+  const m = (typeof manifest === 'object' && manifest !== null ? manifest : {}) as { kind?: unknown; metadata?: { name?: unknown } };
+  const name = typeof m.metadata === 'object' && m.metadata !== null && typeof m.metadata.name === 'string' ? m.metadata.name : undefined;
+  return {
+    path: v.path.toString() || '(object)',
+    message: v.message,
+    severity: v.severity,
+    ...(typeof m.kind === 'string' ? { kind: m.kind } : {}),
+    ...(name !== undefined ? { name } : {}),
+  };
+}
+
+/** The validator never throws: an unexpected failure becomes a violation that asks for a bug report. */
+function guard(manifest: unknown, run: () => FieldViolation[]): Violation[] {
+  try {
+    return run().map((v) => toViolation(v, manifest));
+  } catch (e) {
+    return [internalError(e)];
+  }
+}
+
+function guardAll(run: () => Violation[]): Violation[] {
+  try {
+    return run();
+  } catch (e) {
+    return [internalError(e)];
+  }
+}
+
+function internalError(e: unknown): Violation {
+  return {
+    path: '(object)',
+    message: `Internal error: the validator failed (${e instanceof Error ? e.message : String(e)}); please report this with the manifest`,
+    severity: ViolationSeverity.ERROR,
+  };
+}

@@ -1,0 +1,15 @@
+import type { MutatingAdmissionPolicyBinding } from '../wire/admissionregistration';
+import { FieldViolation } from './field-errors';
+import { FieldPath } from './field-path';
+import { validateObjectMeta } from './metadata';
+import { validateNoDelete } from './mutating-policy';
+import { validateBindingCommon } from './policy-binding-common';
+
+/** MB1-MB6: a MutatingAdmissionPolicyBinding (no validationActions). */
+export function validateMutatingPolicyBinding(binding: MutatingAdmissionPolicyBinding, v1alpha1: boolean): FieldViolation[] {
+  const spec = binding.spec ?? {};
+  const out = validateObjectMeta(binding.metadata);
+  out.push(...validateBindingCommon(spec, v1alpha1));
+  out.push(...validateNoDelete(spec.matchResources?.resourceRules ?? [], FieldPath.root('spec').child('matchResources')));
+  return out;
+}

@@ -1,0 +1,88 @@
+import type { MutatingAdmissionPolicy, Mutation, NamedRuleWithOperations } from '../wire/admissionregistration';
+import { ExpressionField } from './expression-checker';
+import { FieldViolation, invalid, notSupported, required } from './field-errors';
+import { FieldPath } from './field-path';
+import { validateMatchConditions } from './match-conditions';
+import { validateObjectMeta } from './metadata';
+import { validateParamKind } from './params';
+import { validatePolicyCommon } from './policy-common';
+import { MUTATING_POLICY_OPERATIONS, PATCH_TYPES, REINVOCATION_POLICIES } from './policy-enums';
+import { RuleContext } from './rule-context';
+import { declaredVariables, validateVariables } from './variables';
+
+const SPEC = FieldPath.root('spec');
+
+/** M1-M15: a MutatingAdmissionPolicy. */
+export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, ctx: RuleContext): FieldViolation[] {
+  const spec = policy.spec ?? {};
+  const hasParams = spec.paramKind !== undefined;
+  const out = validateObjectMeta(policy.metadata);
+  out.push(...validatePolicyCommon(spec));
+  out.push(...validateNoDelete(spec.matchConstraints?.resourceRules ?? [], SPEC.child('matchConstraints')));
+  if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));
+  out.push(...validateMatchConditions(spec.matchConditions ?? [], SPEC.child('matchConditions'), ctx,
+    { field: ExpressionField.MATCH_CONDITION, hasParams }));
+  out.push(...validateVariables(spec.variables ?? [], SPEC.child('variables'), ctx, hasParams));
+  const mutations = spec.mutations ?? [];
+  if (mutations.length === 0) out.push(required(SPEC.child('mutations'), 'mutations must contain at least one item'));
+  const variables = declaredVariables(spec.variables ?? []);
+  mutations.forEach((m, i) => {
+    if (m) out.push(...validateMutation(m, SPEC.child('mutations').index(i), ctx, hasParams, variables));
+  });
+  if (spec.reinvocationPolicy === undefined || spec.reinvocationPolicy === '') {
+    out.push(required(SPEC.child('reinvocationPolicy')));
+  } else if (!REINVOCATION_POLICIES.includes(spec.reinvocationPolicy)) {
+    out.push(notSupported(SPEC.child('reinvocationPolicy'), spec.reinvocationPolicy, REINVOCATION_POLICIES));
+  }
+  return out;
+}
+
+/**
+ * M5/MB4: mutating policies never run on DELETE. The apiserver reports it without indices
+ * (`spec.matchConstraints.resourceRules.operations`); excludeResourceRules may name DELETE.
+ */
+export function validateNoDelete(rules: readonly NamedRuleWithOperations[], matchPath: FieldPath): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  const path = matchPath.child('resourceRules').child('operations');
+  for (const rule of rules) {
+    for (const op of rule?.operations ?? []) {
+      if (typeof op === 'string' && !MUTATING_POLICY_OPERATIONS.includes(op)) {
+        out.push(notSupported(path, op, MUTATING_POLICY_OPERATIONS));
+      }
+    }
+  }
+  return out;
+}
+
+function validateMutation(m: Mutation, path: FieldPath, ctx: RuleContext, hasParams: boolean, variables: string[]): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  const patchType = m.patchType ?? '';
+  if (patchType === '') {
+    out.push(required(path.child('patchType')));
+  } else if (!PATCH_TYPES.includes(patchType)) {
+    out.push(notSupported(path.child('patchType'), patchType, PATCH_TYPES));
+  }
+  const expectations: Array<[string, 'applyConfiguration' | 'jsonPatch', ExpressionField]> = [
+    ['ApplyConfiguration', 'applyConfiguration', ExpressionField.APPLY_CONFIGURATION],
+    ['JSONPatch', 'jsonPatch', ExpressionField.JSON_PATCH],
+  ];
+  for (const [type, field, expressionField] of expectations) {
+    const value = m[field];
+    const fieldPath = path.child(field);
+    if (patchType === type) {
+      if (value === undefined) {
+        out.push(required(fieldPath, `must be specified when patchType is ${type}`));
+        continue;
+      }
+      const expression = (value.expression ?? '').trim();
+      if (expression === '') {
+        out.push(required(fieldPath.child('expression')));
+      } else {
+        out.push(...ctx.checkExpression(fieldPath.child('expression'), expression, { field: expressionField, hasParams, variables }));
+      }
+    } else if (value !== undefined && PATCH_TYPES.includes(patchType)) {
+      out.push(invalid(fieldPath, value, `must not be specified when patchType is ${patchType}`));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+import type { MatchResources, ParamRef } from '../wire/admissionregistration';
+import { FieldViolation, invalidEach, required } from './field-errors';
+import { FieldPath } from './field-path';
+import { isDns1123Subdomain } from './formats';
+import { validateMatchResources } from './match-resources';
+import { validateParamRef } from './params';
+
+const SPEC = FieldPath.root('spec');
+
+/** The spec fields both binding kinds share (B2-B4, MB2-MB4). */
+export interface BindingSpecCommon {
+  readonly policyName?: string;
+  readonly paramRef?: ParamRef;
+  readonly matchResources?: MatchResources;
+}
+
+/**
+ * `v1alpha1` MutatingAdmissionPolicyBindings default `paramRef.parameterNotFoundAction`.
+ * The path is `spec.matchResources`; apiservers up to about 1.35 print it as `spec.matchResouces` (sic).
+ */
+export function validateBindingCommon(spec: BindingSpecCommon, v1alpha1: boolean): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  const policyName = spec.policyName ?? '';
+  if (policyName === '') {
+    out.push(required(SPEC.child('policyName')));
+  } else {
+    out.push(...invalidEach(SPEC.child('policyName'), policyName, isDns1123Subdomain(policyName)));
+  }
+  if (spec.paramRef) out.push(...validateParamRef(spec.paramRef, SPEC.child('paramRef'), v1alpha1));
+  if (spec.matchResources) out.push(...validateMatchResources(spec.matchResources, SPEC.child('matchResources')));
+  return out;
+}

@@ -1,0 +1,28 @@
+import type { MatchResources } from '../wire/admissionregistration';
+import { FieldViolation, notSupported, required } from './field-errors';
+import { FieldPath } from './field-path';
+import { validateMatchResources } from './match-resources';
+import { FAILURE_POLICIES } from './policy-enums';
+
+const SPEC = FieldPath.root('spec');
+
+/** The spec fields ValidatingAdmissionPolicy and MutatingAdmissionPolicy share (P2/P4, M2/M4). */
+export interface PolicySpecCommon {
+  readonly failurePolicy?: string;
+  readonly matchConstraints?: MatchResources;
+}
+
+export function validatePolicyCommon(spec: PolicySpecCommon): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  if (spec.failurePolicy !== undefined && !FAILURE_POLICIES.includes(spec.failurePolicy)) {
+    out.push(notSupported(SPEC.child('failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
+  }
+  const path = SPEC.child('matchConstraints');
+  if (!spec.matchConstraints) {
+    out.push(required(path));
+    return out;
+  }
+  out.push(...validateMatchResources(spec.matchConstraints, path));
+  if ((spec.matchConstraints.resourceRules ?? []).length === 0) out.push(required(path.child('resourceRules')));
+  return out;
+}

@@ -1,0 +1,103 @@
+import type { NamedRuleWithOperations, RuleWithOperations } from '../wire/admissionregistration';
+import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required } from './field-errors';
+import { FieldPath } from './field-path';
+import { isPathSegmentName } from './formats';
+import { OPERATIONS, SCOPES } from './policy-enums';
+
+
+
+
+/** C2: a rule of a webhook or a policy: operations, apiGroups, apiVersions, resources, scope. */
+export function validateRuleWithOperations(rule: RuleWithOperations, path: FieldPath): FieldViolation[] {
+  return [
+    ...validateOperations(rule.operations ?? [], path.child('operations')),
+    ...validateWildcardList(rule.apiGroups ?? [], path.child('apiGroups'), 'API groups', false),
+    ...validateWildcardList(rule.apiVersions ?? [], path.child('apiVersions'), 'API versions', true),
+    ...validateResources(rule.resources ?? [], path.child('resources')),
+    ...validateScope(rule.scope, path.child('scope')),
+  ];
+}
+
+/** C5.3: a policy or binding rule, which can also name resources. */
+export function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath): FieldViolation[] {
+  const out = validateRuleWithOperations(rule, path);
+  const seen = new Set<string>();
+  (rule.resourceNames ?? []).forEach((name, i) => {
+    if (typeof name !== 'string') return;
+    const p = path.child('resourceNames').index(i);
+    // An empty name passes the apiserver (it matches nothing); only path-segment rules apply.
+    if (name !== '') out.push(...invalidEach(p, name, isPathSegmentName(name)));
+    if (seen.has(name)) out.push(duplicate(p, name));
+    seen.add(name);
+  });
+  return out;
+}
+
+function validateOperations(operations: readonly string[], path: FieldPath): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  if (operations.length === 0) out.push(required(path));
+  if (operations.length > 1 && operations.includes('*')) {
+    out.push(invalid(path, operations, "if '*' is present, must not specify other operations"));
+  }
+  operations.forEach((op, i) => {
+    if (typeof op === 'string' && !OPERATIONS.includes(op)) out.push(notSupported(path.index(i), op, OPERATIONS));
+  });
+  return out;
+}
+
+function validateWildcardList(items: readonly string[], path: FieldPath, what: string, entriesRequired: boolean): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  if (items.length === 0) out.push(required(path));
+  if (items.length > 1 && items.includes('*')) {
+    out.push(invalid(path, items, `if '*' is present, must not specify other ${what}`));
+  }
+  if (entriesRequired) {
+    items.forEach((item, i) => {
+      if (item === '') out.push(required(path.index(i)));
+    });
+  }
+  return out;
+}
+
+/**
+ * The resource wildcard rules. The apiserver applies some of them only in one order
+ * (`["pods", "*"]` and `["a/x", "a/*"]` pass, `["*", "pods"]` and `["a/*", "a/x"]` fail); this
+ * library rejects both orders, since either way the rule says something it does not mean.
+ */
+export function validateResources(resources: readonly string[], path: FieldPath): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  if (resources.length === 0) out.push(required(path));
+  const entries = resources.map((r) => (typeof r === 'string' ? r : ''));
+  const count = (value: string) => entries.filter((e) => e === value).length;
+  entries.forEach((entry, i) => {
+    if (entry === '') {
+      out.push(required(path.index(i)));
+      return;
+    }
+    const slash = entry.indexOf('/');
+    if (slash < 0) return;
+    const resource = entry.slice(0, slash);
+    const sub = entry.slice(slash + 1);
+    const self = (wildcard: string) => (wildcard === entry ? 1 : 0);
+    const resourceWildcard = `${resource}/*`;
+    const subresourceWildcard = `*/${sub}`;
+    if (count(resourceWildcard) > self(resourceWildcard)) {
+      out.push(invalid(path.index(i), entry, `if '${resourceWildcard}' is present, must not specify ${entry}`));
+    }
+    if (count(subresourceWildcard) > self(subresourceWildcard)) {
+      out.push(invalid(path.index(i), entry, `if '${subresourceWildcard}' is present, must not specify ${entry}`));
+    }
+  });
+  if (resources.length > 1 && entries.includes('*/*')) {
+    out.push(invalid(path, resources, "if '*/*' is present, must not specify other resources"));
+  }
+  if (entries.includes('*') && entries.some((e) => e !== '*' && e !== '' && !e.includes('/'))) {
+    out.push(invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
+  }
+  return out;
+}
+
+function validateScope(scope: string | undefined, path: FieldPath): FieldViolation[] {
+  if (scope === undefined || SCOPES.includes(scope)) return [];
+  return [notSupported(path, scope, SCOPES)];
+}

@@ -1,0 +1,154 @@
+import { ADMISSION_TYPES } from '../wire/admissionregistration-schema';
+import { META_TYPES } from '../wire/meta';
+import type { FieldType, TypeSchema } from '../wire/schema-types';
+import { FieldViolation, invalid } from './field-errors';
+import { FieldPath } from './field-path';
+import { ViolationSeverity } from './violation';
+
+const TYPES: { readonly [name: string]: TypeSchema } = { ...ADMISSION_TYPES, ...META_TYPES };
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** The result of checking a JSON value against a wire type. */
+export interface ShapeResult {
+  /** Unknown fields and wrong JSON types. */
+  readonly violations: FieldViolation[];
+  /** The input with every offending value removed, so rules can rely on the wire types. */
+  readonly value: unknown;
+}
+
+/**
+ * Checks `value` against the wire type `typeName` as the apiserver's strict decoding would:
+ * unknown fields and wrong JSON types are errors; `null` means "not set", as in Kubernetes JSON.
+ * Required fields are left to the rules of each kind, which report them with the apiserver's messages.
+ */
+export function checkShape(value: unknown, typeName: string, path: FieldPath): ShapeResult {
+  const violations: FieldViolation[] = [];
+  const sanitized = walk(value, { kind: 'object', ref: typeName }, path, violations);
+  return { violations, value: sanitized };
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function walk(value: unknown, type: FieldType, path: FieldPath, out: FieldViolation[]): unknown {
+  switch (type.kind) {
+    case 'json':
+      return value;
+    case 'string':
+      return expect(typeof value === 'string', value, 'string', path, out);
+    case 'boolean':
+      return expect(typeof value === 'boolean', value, 'boolean', path, out);
+    case 'integer':
+      return walkInteger(value, type.format, path, out);
+    case 'stringMap':
+      return walkStringMap(value, path, out);
+    case 'array':
+      return walkArray(value, type.items, path, out);
+    case 'object':
+      return walkObject(value, type.ref, path, out);
+  }
+}
+
+function expect(ok: boolean, value: unknown, expected: string, path: FieldPath, out: FieldViolation[]): unknown {
+  if (ok) return value;
+  out.push(invalid(path, value, `must be of type ${expected}, not ${jsonType(value)}`));
+  return undefined;
+}
+
+function walkInteger(value: unknown, format: 'int32' | 'int64', path: FieldPath, out: FieldViolation[]): unknown {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    out.push(invalid(path, value, `must be of type integer, not ${typeof value === 'number' ? 'a fraction' : jsonType(value)}`));
+    return undefined;
+  }
+  if (format === 'int32' && (value < INT32_MIN || value > INT32_MAX)) {
+    out.push(invalid(path, value, 'must fit in a 32-bit integer'));
+    return undefined;
+  }
+  return value;
+}
+
+function walkStringMap(value: unknown, path: FieldPath, out: FieldViolation[]): unknown {
+  if (!isPlainObject(value)) return expect(false, value, 'object', path, out);
+  const result: { [key: string]: string } = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item === null) continue;
+    const checked = expect(typeof item === 'string', item, 'string', path.key(key), out);
+    if (checked !== undefined) result[key] = checked as string;
+  }
+  return result;
+}
+
+function walkArray(value: unknown, items: FieldType, path: FieldPath, out: FieldViolation[]): unknown {
+  if (!Array.isArray(value)) return expect(false, value, 'array', path, out);
+  const result: unknown[] = [];
+  value.forEach((item, i) => {
+    const checked = item === null ? expect(false, item, items.kind === 'object' ? 'object' : items.kind, path.index(i), out) : walk(item, items, path.index(i), out);
+    // Keep positions stable so indices in later messages match the input.
+    result.push(checked);
+  });
+  return result;
+}
+
+function walkObject(value: unknown, typeName: string, path: FieldPath, out: FieldViolation[]): unknown {
+  if (!isPlainObject(value)) return expect(false, value, 'object', path, out);
+  const schema = TYPES[typeName];
+  const result: { [key: string]: unknown } = {};
+  for (const [key, item] of Object.entries(value)) {
+    const field = Object.prototype.hasOwnProperty.call(schema, key) ? schema[key] : undefined;
+    const fieldPath = path.child(key);
+    if (!field) {
+      out.push(unknownField(fieldPath, key, typeName, Object.keys(schema)));
+      continue;
+    }
+    if (item === null || item === undefined) continue;
+    const checked = walk(item, field.type, fieldPath, out);
+    if (checked !== undefined) result[key] = checked;
+  }
+  return result;
+}
+
+function isPlainObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unknownField(path: FieldPath, key: string, typeName: string, known: string[]): FieldViolation {
+  const suggestion = closest(key, known);
+  const hint = suggestion ? `did you mean "${suggestion}"? ` : '';
+  return {
+    path,
+    message: `unknown field "${path}": ${typeName} has no field "${key}" (strict field validation rejects it); ${hint}known fields: ${[...known].sort().join(', ')}`,
+    severity: ViolationSeverity.ERROR,
+  };
+}
+
+/** The known name closest to `key` (case-insensitive equal or within two edits), if any. */
+function closest(key: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate, bestDistance);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    previous = row;
+  }
+  return previous[b.length];
+}

@@ -1,0 +1,101 @@
+import { AdmissionKind } from '../admission-kind';
+import type { MutatingWebhook, ValidatingWebhook } from '../wire/admissionregistration';
+import type { ObjectMeta } from '../wire/meta';
+import { ExpressionField } from './expression-checker';
+import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required } from './field-errors';
+import { FieldPath } from './field-path';
+import { isDns1035Label, isDns1123Subdomain } from './formats';
+import { validateLabelSelector } from './label-selector';
+import { validateMatchConditions } from './match-conditions';
+
+import { validateObjectMeta } from './metadata';
+import { validateRuleWithOperations } from './resource-rules';
+import { RuleContext } from './rule-context';
+import { FAILURE_POLICIES, MATCH_POLICIES, REINVOCATION_POLICIES, SIDE_EFFECTS_ON_CREATE } from './policy-enums';
+import { validateClientConfig } from './webhook-client-config';
+
+
+const REVIEW_VERSIONS = ['v1', 'v1beta1'];
+
+/** A webhook of either configuration kind, as read from the wire. */
+type AnyWebhook = ValidatingWebhook & Pick<MutatingWebhook, 'reinvocationPolicy'>;
+
+interface WebhookConfigurationLike {
+  readonly metadata?: ObjectMeta;
+  readonly webhooks?: readonly AnyWebhook[];
+}
+
+/** W1-W15 and MW1: a ValidatingWebhookConfiguration or MutatingWebhookConfiguration. */
+export function validateWebhookConfiguration(config: WebhookConfigurationLike, kind: AdmissionKind, ctx: RuleContext): FieldViolation[] {
+  const out = validateObjectMeta(config.metadata);
+  const seen = new Set<string>();
+  (config.webhooks ?? []).forEach((webhook, i) => {
+    if (!webhook) return;
+    const path = FieldPath.root('webhooks').index(i);
+    out.push(...validateWebhook(webhook, path, ctx, kind === AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION));
+    if (webhook.name) {
+      if (seen.has(webhook.name)) out.push(duplicate(path.child('name'), webhook.name));
+      seen.add(webhook.name);
+    }
+  });
+  return out;
+}
+
+function validateWebhook(webhook: AnyWebhook, path: FieldPath, ctx: RuleContext, mutating: boolean): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  out.push(...validateWebhookName(webhook.name, path.child('name')));
+  (webhook.rules ?? []).forEach((rule, j) => {
+    if (rule) out.push(...validateRuleWithOperations(rule, path.child('rules').index(j)));
+  });
+  if (webhook.failurePolicy !== undefined && !FAILURE_POLICIES.includes(webhook.failurePolicy)) {
+    out.push(notSupported(path.child('failurePolicy'), webhook.failurePolicy, FAILURE_POLICIES));
+  }
+  if (webhook.matchPolicy !== undefined && !MATCH_POLICIES.includes(webhook.matchPolicy)) {
+    out.push(notSupported(path.child('matchPolicy'), webhook.matchPolicy, MATCH_POLICIES));
+  }
+  if (webhook.sideEffects === undefined || webhook.sideEffects === '') {
+    out.push(required(path.child('sideEffects'), 'must specify one of None, NoneOnDryRun'));
+  } else if (!SIDE_EFFECTS_ON_CREATE.includes(webhook.sideEffects)) {
+    out.push(notSupported(path.child('sideEffects'), webhook.sideEffects, SIDE_EFFECTS_ON_CREATE));
+  }
+  if (webhook.timeoutSeconds !== undefined && (webhook.timeoutSeconds < 1 || webhook.timeoutSeconds > 30)) {
+    out.push(invalid(path.child('timeoutSeconds'), webhook.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'));
+  }
+  out.push(...validateLabelSelector(webhook.namespaceSelector, path.child('namespaceSelector')));
+  out.push(...validateLabelSelector(webhook.objectSelector, path.child('objectSelector')));
+  out.push(...validateClientConfig(webhook.clientConfig, path.child('clientConfig')));
+  out.push(...validateReviewVersions(webhook.admissionReviewVersions, path.child('admissionReviewVersions')));
+  out.push(...validateMatchConditions(webhook.matchConditions ?? [], path.child('matchConditions'), ctx,
+    { field: ExpressionField.WEBHOOK_MATCH_CONDITION, hasParams: false }));
+  if (mutating && webhook.reinvocationPolicy !== undefined && !REINVOCATION_POLICIES.includes(webhook.reinvocationPolicy)) {
+    out.push(notSupported(path.child('reinvocationPolicy'), webhook.reinvocationPolicy, REINVOCATION_POLICIES));
+  }
+  return out;
+}
+
+/** apimachinery `IsFullyQualifiedName`: a DNS subdomain with at least three segments. */
+function validateWebhookName(name: string | undefined, path: FieldPath): FieldViolation[] {
+  if (!name) return [required(path)];
+  const errors = isDns1123Subdomain(name);
+  if (errors.length > 0) return [invalid(path, name, errors.join(','))];
+  if (name.split('.').length < 3) {
+    return [invalid(path, name, 'should be a domain with at least three segments separated by dots')];
+  }
+  return [];
+}
+
+function validateReviewVersions(versions: readonly string[] | undefined, path: FieldPath): FieldViolation[] {
+  if (!versions || versions.length === 0) return [required(path, 'must specify one of v1, v1beta1')];
+  const out: FieldViolation[] = [];
+  const seen = new Set<string>();
+  versions.forEach((v, i) => {
+    if (typeof v !== 'string') return;
+    out.push(...invalidEach(path.index(i), v, isDns1035Label(v)));
+    if (seen.has(v)) out.push(invalid(path.index(i), v, 'duplicate version'));
+    seen.add(v);
+  });
+  if (!versions.some((v) => REVIEW_VERSIONS.includes(v))) {
+    out.push(invalid(path, versions, 'must include at least one of v1, v1beta1'));
+  }
+  return out;
+}
