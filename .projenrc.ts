@@ -51,8 +51,6 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
   devDeps: [
     'fast-check@^4',
-    // Lets the example app import 'cdk8s-admission' exactly as a user would, resolved to src/.
-    'tsconfig-paths@^4',
   ],
 
   githubOptions: { mergify: false },
@@ -60,19 +58,25 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     // CI must fail on snapshot drift instead of rewriting snapshots; `npx projen test:update` updates them.
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
     jestConfig: {
-      moduleNameMapper: { '^cdk8s-admission$': '<rootDir>/src' },
       testPathIgnorePatterns: ['/node_modules/', '/examples/dist/'],
     },
   },
   gitignore: ['/examples/dist/'],
+  eslintOptions: { dirs: ['src'], devdirs: ['test', 'examples', 'scripts', 'projenrc', '.projenrc.ts'] },
 });
 
 // jsii 6 prints an end-of-life banner on Node 20; it is informational, not a failure.
 project.tasks.addEnvironment('JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION', '20');
 
+project.addTask('generate:wire', {
+  description: 'Regenerate src/wire/ from the API reference (admissionregistration-v1.cue)',
+  exec: 'ts-node scripts/generate-wire-types.ts',
+  receiveArgs: true,
+});
+
 project.addTask('synth:example', {
   description: 'Synthesize the example app in examples/ into examples/dist/',
-  exec: 'ts-node --project examples/tsconfig.json -r tsconfig-paths/register examples/main.ts',
+  exec: 'ts-node --project examples/tsconfig.json examples/main.ts',
   env: { CDK8S_OUTDIR: 'examples/dist' },
 });
 

@@ -218,14 +218,12 @@ export function validateWebhookServicePath(path: string): string[] {
 }
 
 /**
- * apimachinery `RegexError`: the message, optional examples and the regex.
+ * apimachinery `RegexError` (always called with examples here): the message,
+ * the examples and the regex.
  * Each example is followed by ", " and joined with " or ", which is why the
  * rendered text has two spaces after the commas.
  */
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  if (examples.length === 0) {
-    return `${msg} (regex used for validation is '${fmt}')`;
-  }
   const eg = examples.map((example) => `'${example}', `).join(' or ');
   return `${msg} (e.g. ${eg}regex used for validation is '${fmt}')`;
 }

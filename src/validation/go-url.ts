@@ -292,7 +292,7 @@ function unescape(s: string, section: Section): string {
   if (escapes === 0) {
     return s;
   }
-  return s.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return s.replace(/%([0-9A-Fa-f]{2})/g, (_, digits: string) => String.fromCharCode(parseInt(digits, 16)));
 }
 
 /** Whether Go's `shouldEscape(b, encodeHost)` is false: the byte may appear as is in a host. */

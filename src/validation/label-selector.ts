@@ -1,8 +1,8 @@
-import type { LabelSelector } from '../wire/meta';
 import { FieldViolation, forbidden, invalid, invalidEach, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { isQualifiedName, isValidLabelValue } from './formats';
 import { validateLabels } from './metadata';
+import type { LabelSelector } from '../wire/meta';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 

@@ -1,9 +1,9 @@
-import type { MatchCondition } from '../wire/admissionregistration';
 import { ExpressionField } from './expression-checker';
 import { duplicate, FieldViolation, invalidEach, required, tooMany } from './field-errors';
 import { FieldPath } from './field-path';
 import { isQualifiedName } from './formats';
 import { RuleContext } from './rule-context';
+import type { MatchCondition } from '../wire/admissionregistration';
 
 const MAX_MATCH_CONDITIONS = 64;
 

@@ -1,10 +1,9 @@
-import type { MatchResources } from '../wire/admissionregistration';
 import { FieldViolation, notSupported } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateLabelSelector } from './label-selector';
 import { MATCH_POLICIES } from './policy-enums';
 import { validateNamedRule } from './resource-rules';
-
+import type { MatchResources } from '../wire/admissionregistration';
 
 
 /** C5: the match criteria of a policy (`matchConstraints`) or a binding (`matchResources`). */

@@ -1,7 +1,7 @@
-import type { ObjectMeta } from '../wire/meta';
 import { FieldViolation, invalid, invalidEach, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from './formats';
+import type { ObjectMeta } from '../wire/meta';
 
 const METADATA = FieldPath.root('metadata');
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;

@@ -1,9 +1,9 @@
-import type { MutatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 import { FieldViolation } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateObjectMeta } from './metadata';
 import { validateNoDelete } from './mutating-policy';
 import { validateBindingCommon } from './policy-binding-common';
+import type { MutatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 
 /** MB1-MB6: a MutatingAdmissionPolicyBinding (no validationActions). */
 export function validateMutatingPolicyBinding(binding: MutatingAdmissionPolicyBinding, v1alpha1: boolean): FieldViolation[] {

@@ -1,4 +1,3 @@
-import type { MutatingAdmissionPolicy, Mutation, NamedRuleWithOperations } from '../wire/admissionregistration';
 import { ExpressionField } from './expression-checker';
 import { FieldViolation, invalid, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
@@ -9,6 +8,7 @@ import { validatePolicyCommon } from './policy-common';
 import { MUTATING_POLICY_OPERATIONS, PATCH_TYPES, REINVOCATION_POLICIES } from './policy-enums';
 import { RuleContext } from './rule-context';
 import { declaredVariables, validateVariables } from './variables';
+import type { MutatingAdmissionPolicy, Mutation, NamedRuleWithOperations } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
 
@@ -81,7 +81,8 @@ function validateMutation(m: Mutation, path: FieldPath, ctx: RuleContext, hasPar
         out.push(...ctx.checkExpression(fieldPath.child('expression'), expression, { field: expressionField, hasParams, variables }));
       }
     } else if (value !== undefined && PATCH_TYPES.includes(patchType)) {
-      out.push(invalid(fieldPath, value, `must not be specified when patchType is ${patchType}`));
+      // The apiserver reports a placeholder, not the object: `Invalid value: "{jsonPatch}"`.
+      out.push(invalid(fieldPath, `{${field}}`, `must not be specified when patchType is ${patchType}`));
     }
   }
   return out;

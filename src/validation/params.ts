@@ -1,8 +1,8 @@
-import type { ParamKind, ParamRef } from '../wire/admissionregistration';
 import { FieldViolation, forbidden, invalid, invalidEach, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { isDns1035Label, isDns1123Subdomain, isPathSegmentName } from './formats';
 import { validateLabelSelector } from './label-selector';
+import type { ParamKind, ParamRef } from '../wire/admissionregistration';
 
 /** In the apiserver's order (not sorted). */
 const PARAMETER_NOT_FOUND_ACTIONS = ['Deny', 'Allow'];
@@ -55,8 +55,9 @@ export function validateParamRef(paramRef: ParamRef, path: FieldPath, v1alpha1: 
   if (hasSelector) out.push(...validateLabelSelector(paramRef.selector, path.child('selector')));
   const action = paramRef.parameterNotFoundAction;
   if (action === undefined || action === '') {
-    // v1alpha1 (MutatingAdmissionPolicyBinding on 1.32-1.33) defaults it to Deny.
-    if (!v1alpha1) out.push(required(path.child('parameterNotFoundAction')));
+    // v1alpha1 (MutatingAdmissionPolicyBinding on 1.32-1.33) defaults it to Deny, but only when
+    // absent: an explicit "" is not defaulted and is rejected.
+    if (!v1alpha1 || action === '') out.push(required(path.child('parameterNotFoundAction')));
   } else if (!PARAMETER_NOT_FOUND_ACTIONS.includes(action)) {
     out.push(notSupported(path.child('parameterNotFoundAction'), action, PARAMETER_NOT_FOUND_ACTIONS));
   }

@@ -1,9 +1,9 @@
-import type { MatchResources, ParamRef } from '../wire/admissionregistration';
 import { FieldViolation, invalidEach, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { isDns1123Subdomain } from './formats';
 import { validateMatchResources } from './match-resources';
 import { validateParamRef } from './params';
+import type { MatchResources, ParamRef } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
 

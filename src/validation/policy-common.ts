@@ -1,8 +1,8 @@
-import type { MatchResources } from '../wire/admissionregistration';
 import { FieldViolation, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateMatchResources } from './match-resources';
 import { FAILURE_POLICIES } from './policy-enums';
+import type { MatchResources } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
 

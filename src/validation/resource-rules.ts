@@ -1,10 +1,8 @@
-import type { NamedRuleWithOperations, RuleWithOperations } from '../wire/admissionregistration';
 import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { isPathSegmentName } from './formats';
 import { OPERATIONS, SCOPES } from './policy-enums';
-
-
+import type { NamedRuleWithOperations, RuleWithOperations } from '../wire/admissionregistration';
 
 
 /** C2: a rule of a webhook or a policy: operations, apiGroups, apiVersions, resources, scope. */

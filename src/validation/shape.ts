@@ -1,9 +1,9 @@
-import { ADMISSION_TYPES } from '../wire/admissionregistration-schema';
-import { META_TYPES } from '../wire/meta';
-import type { FieldType, TypeSchema } from '../wire/schema-types';
 import { FieldViolation, invalid } from './field-errors';
 import { FieldPath } from './field-path';
 import { ViolationSeverity } from './violation';
+import { ADMISSION_TYPES } from '../wire/admissionregistration-schema';
+import { META_TYPES } from '../wire/meta';
+import type { FieldType, TypeSchema } from '../wire/schema-types';
 
 const TYPES: { readonly [name: string]: TypeSchema } = { ...ADMISSION_TYPES, ...META_TYPES };
 

@@ -1,9 +1,9 @@
-import type { ValidatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 import { duplicate, FieldViolation, invalid, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateObjectMeta } from './metadata';
 import { validateBindingCommon } from './policy-binding-common';
 import { VALIDATION_ACTIONS } from './policy-enums';
+import type { ValidatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 
 const ACTIONS = FieldPath.root('spec').child('validationActions');
 

@@ -1,4 +1,3 @@
-import type { AuditAnnotation, ValidatingAdmissionPolicy, Validation } from '../wire/admissionregistration';
 import { ExpressionField } from './expression-checker';
 import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
@@ -10,6 +9,7 @@ import { validatePolicyCommon } from './policy-common';
 import { VALIDATION_REASONS } from './policy-enums';
 import { RuleContext } from './rule-context';
 import { declaredVariables, validateVariables } from './variables';
+import type { AuditAnnotation, ValidatingAdmissionPolicy, Validation } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
 const MAX_AUDIT_ANNOTATIONS = 20;

@@ -1,9 +1,9 @@
-import type { Variable } from '../wire/admissionregistration';
 import { ExpressionField } from './expression-checker';
 import { duplicate, FieldViolation, invalidEach, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { isCelIdentifier } from './formats';
 import { RuleContext } from './rule-context';
+import type { Variable } from '../wire/admissionregistration';
 
 /**
  * C8: a policy's variables. Each expression sees only the variables before it.

@@ -1,8 +1,8 @@
-import type { ServiceReference, WebhookClientConfig } from '../wire/admissionregistration';
 import { FieldViolation, invalid, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateWebhookServicePath } from './formats';
 import { hostname, isGoUrlError, parseGoUrl } from './go-url';
+import type { ServiceReference, WebhookClientConfig } from '../wire/admissionregistration';
 
 const URL_FORM = '; desired format: https://host[/path]';
 

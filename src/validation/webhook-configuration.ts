@@ -1,6 +1,4 @@
 import { AdmissionKind } from '../admission-kind';
-import type { MutatingWebhook, ValidatingWebhook } from '../wire/admissionregistration';
-import type { ObjectMeta } from '../wire/meta';
 import { ExpressionField } from './expression-checker';
 import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
@@ -9,10 +7,12 @@ import { validateLabelSelector } from './label-selector';
 import { validateMatchConditions } from './match-conditions';
 
 import { validateObjectMeta } from './metadata';
+import { FAILURE_POLICIES, MATCH_POLICIES, REINVOCATION_POLICIES, SIDE_EFFECTS_ON_CREATE } from './policy-enums';
 import { validateRuleWithOperations } from './resource-rules';
 import { RuleContext } from './rule-context';
-import { FAILURE_POLICIES, MATCH_POLICIES, REINVOCATION_POLICIES, SIDE_EFFECTS_ON_CREATE } from './policy-enums';
 import { validateClientConfig } from './webhook-client-config';
+import type { MutatingWebhook, ValidatingWebhook } from '../wire/admissionregistration';
+import type { ObjectMeta } from '../wire/meta';
 
 
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
@@ -53,7 +53,8 @@ function validateWebhook(webhook: AnyWebhook, path: FieldPath, ctx: RuleContext,
   if (webhook.matchPolicy !== undefined && !MATCH_POLICIES.includes(webhook.matchPolicy)) {
     out.push(notSupported(path.child('matchPolicy'), webhook.matchPolicy, MATCH_POLICIES));
   }
-  if (webhook.sideEffects === undefined || webhook.sideEffects === '') {
+  // An explicit "" is a set value (the field is a pointer in Go): Unsupported, not Required.
+  if (webhook.sideEffects === undefined) {
     out.push(required(path.child('sideEffects'), 'must specify one of None, NoneOnDryRun'));
   } else if (!SIDE_EFFECTS_ON_CREATE.includes(webhook.sideEffects)) {
     out.push(notSupported(path.child('sideEffects'), webhook.sideEffects, SIDE_EFFECTS_ON_CREATE));
@@ -90,9 +91,13 @@ function validateReviewVersions(versions: readonly string[] | undefined, path: F
   const seen = new Set<string>();
   versions.forEach((v, i) => {
     if (typeof v !== 'string') return;
-    out.push(...invalidEach(path.index(i), v, isDns1035Label(v)));
-    if (seen.has(v)) out.push(invalid(path.index(i), v, 'duplicate version'));
+    // As the apiserver does, a repeated version is reported as a duplicate only.
+    if (seen.has(v)) {
+      out.push(invalid(path.index(i), v, 'duplicate version'));
+      return;
+    }
     seen.add(v);
+    out.push(...invalidEach(path.index(i), v, isDns1035Label(v)));
   });
   if (!versions.some((v) => REVIEW_VERSIONS.includes(v))) {
     out.push(invalid(path, versions, 'must include at least one of v1, v1beta1'));
