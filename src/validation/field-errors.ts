@@ -55,6 +55,10 @@ export function tooMany(path: FieldPath, actual: number, max: number): FieldViol
   return error(path, `Too many: ${actual}: must have at most ${max} items`);
 }
 
+export function tooLong(path: FieldPath, max: number, unit: string): FieldViolation {
+  return error(path, `Too long: must have at most ${max} ${unit}`);
+}
+
 export function warning(path: FieldPath, message: string): FieldViolation {
   return { path, message, severity: ViolationSeverity.WARNING };
 }

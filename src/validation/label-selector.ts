@@ -15,22 +15,16 @@ export function validateLabelSelector(selector: LabelSelector | undefined, path:
     if (!expr) return;
     const p = path.child('matchExpressions').index(i);
     const values = expr.values ?? [];
-    if (expr.operator === undefined) {
-      out.push(required(p.child('operator')));
-    } else if (!OPERATORS.includes(expr.operator)) {
-      out.push(invalid(p.child('operator'), expr.operator, 'not a valid selector operator'));
-    }
+    const operator = expr.operator ?? '';
+    if (!OPERATORS.includes(operator)) out.push(invalid(p.child('operator'), operator, 'not a valid selector operator'));
     if ((expr.operator === 'In' || expr.operator === 'NotIn') && values.length === 0) {
       out.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
     }
     if ((expr.operator === 'Exists' || expr.operator === 'DoesNotExist') && values.length > 0) {
       out.push(forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     }
-    if (expr.key === undefined) {
-      out.push(required(p.child('key')));
-    } else {
-      out.push(...invalidEach(p.child('key'), expr.key, isQualifiedName(expr.key)));
-    }
+    const key = expr.key ?? '';
+    out.push(...invalidEach(p.child('key'), key, isQualifiedName(key)));
     values.forEach((v, j) => {
       if (typeof v === 'string') out.push(...invalidEach(p.child('values').index(j), v, isValidLabelValue(v)));
     });

@@ -1,4 +1,4 @@
-import { FieldViolation, invalid, invalidEach, required, warning } from './field-errors';
+import { FieldViolation, invalidEach, required, tooLong, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from './formats';
 import type { ObjectMeta } from '../wire/meta';
@@ -56,7 +56,7 @@ function validateAnnotations(annotations: { readonly [key: string]: string }, pa
     size += Buffer.byteLength(key) + Buffer.byteLength(value);
   }
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) {
-    out.push(invalid(path, `${size} bytes`, `Too long: must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`));
+    out.push(tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT, 'bytes'));
   }
   return out;
 }

@@ -20,11 +20,12 @@ export function validateParamKind(paramKind: ParamKind, path: FieldPath): FieldV
       out.push(invalid(apiVersionPath, apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
     } else {
       const [group, version] = parts.length === 2 ? parts : ['', parts[0]];
-      if (group !== '') out.push(...invalidEach(apiVersionPath, group, isDns1123Subdomain(group)));
+      // Each part is one error with its details joined by ',', as the apiserver reports it.
+      if (group !== '') out.push(...invalidJoined(apiVersionPath, group, isDns1123Subdomain(group)));
       if (version === '') {
         out.push(invalid(apiVersionPath, apiVersion, 'version must be specified'));
       } else {
-        out.push(...invalidEach(apiVersionPath, version, isDns1035Label(version)));
+        out.push(...invalidJoined(apiVersionPath, version, isDns1035Label(version)));
       }
     }
   }
@@ -32,11 +33,16 @@ export function validateParamKind(paramKind: ParamKind, path: FieldPath): FieldV
   if (kind === '') {
     out.push(required(path.child('kind')));
   } else {
-    for (const detail of isDns1035Label(kind.toLowerCase())) {
-      out.push(invalid(path.child('kind'), kind, `may have mixed case, but should otherwise match: ${detail}`));
+    const details = isDns1035Label(kind.toLowerCase());
+    if (details.length > 0) {
+      out.push(invalid(path.child('kind'), kind, `may have mixed case, but should otherwise match: ${details.join(',')}`));
     }
   }
   return out;
+}
+
+function invalidJoined(path: FieldPath, value: string, details: readonly string[]): FieldViolation[] {
+  return details.length > 0 ? [invalid(path, value, details.join(','))] : [];
 }
 
 /** C7: a binding's reference to its parameter resources. */

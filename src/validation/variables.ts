@@ -20,7 +20,8 @@ export function validateVariables(variables: readonly Variable[], path: FieldPat
     if (name === '') {
       out.push(required(p.child('name'), 'name is not specified'));
     } else {
-      out.push(...invalidEach(p.child('name'), variable.name, isCelIdentifier(name)));
+      // The apiserver checks the name as written: surrounding spaces make it invalid.
+      out.push(...invalidEach(p.child('name'), variable.name, isCelIdentifier(variable.name ?? '')));
       if (declared.includes(name)) out.push(duplicate(p.child('name'), name));
     }
     const expression = variable.expression ?? '';

@@ -109,6 +109,20 @@ describe('M3/C6: spec.paramKind', () => {
     ]);
   });
 
+  test('a too long and malformed version is one error with both details', () => {
+    const version = `${'v'.repeat(63)}_`;
+    expectErrors(withParamKind({ apiVersion: `example.com/${version}`, kind: 'Params' }), [
+      ['spec.paramKind.apiVersion', `Invalid value: "${version}": must be no more than 63 bytes,${DNS1035}`],
+    ]);
+  });
+
+  test('a too long and malformed group is one error with both details', () => {
+    const group = `${'g'.repeat(253)}_`;
+    expectErrors(withParamKind({ apiVersion: `${group}/v1`, kind: 'Params' }), [
+      ['spec.paramKind.apiVersion', `Invalid value: "${group}": must be no more than 253 bytes,${SUBDOMAIN}`],
+    ]);
+  });
+
   test.each(['v1', 'apps/v1', 'example.com/v1beta1', 'policy.example.com/v2alpha3'])('apiVersion %j is valid', (apiVersion) => {
     expectValid(withParamKind({ apiVersion, kind: 'ConfigMap' }));
   });
@@ -116,6 +130,13 @@ describe('M3/C6: spec.paramKind', () => {
   test.each(['My_Kind', '1Kind', 'My.Kind', 'Kind-'])('kind %j is invalid', (kind) => {
     expectErrors(withParamKind({ apiVersion: 'v1', kind }), [
       ['spec.paramKind.kind', `Invalid value: "${kind}": may have mixed case, but should otherwise match: ${DNS1035}`],
+    ]);
+  });
+
+  test('a too long and malformed kind is one error with both details', () => {
+    const kind = `${'K'.repeat(63)}_`;
+    expectErrors(withParamKind({ apiVersion: 'v1', kind }), [
+      ['spec.paramKind.kind', `Invalid value: "${kind}": may have mixed case, but should otherwise match: must be no more than 63 bytes,${DNS1035}`],
     ]);
   });
 

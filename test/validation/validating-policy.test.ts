@@ -46,7 +46,17 @@ describe('ValidatingAdmissionPolicy', () => {
     });
 
     test('annotations may total at most 256 KiB', () => {
-      expectErrors(validatingPolicy({}, { annotations: { big: 'x'.repeat(256 * 1024) } }), [['metadata.annotations', 'Too long: must have at most 262144 bytes']]);
+      const [error] = errors(validatingPolicy({}, { annotations: { big: 'x'.repeat(256 * 1024) } }));
+      expect([error.path, error.message]).toEqual(['metadata.annotations', 'Too long: must have at most 262144 bytes']);
+    });
+
+    test('a selector requirement without operator or key gets the apiserver\'s errors', () => {
+      const selector = { matchExpressions: [{ values: ['a'] }] };
+      expectErrors(validatingPolicy({ matchConstraints: { ...rules(['pods']).matchConstraints, objectSelector: selector } }), [
+        ['spec.matchConstraints.objectSelector.matchExpressions[0].operator', 'Invalid value: "": not a valid selector operator'],
+        ['spec.matchConstraints.objectSelector.matchExpressions[0].key', 'name part must be non-empty'],
+        ['spec.matchConstraints.objectSelector.matchExpressions[0].key', 'name part must consist of'],
+      ]);
     });
   });
 
@@ -113,6 +123,10 @@ describe('ValidatingAdmissionPolicy', () => {
     const many = Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' }));
     expectErrors(validatingPolicy({ matchConditions: many }), [['spec.matchConditions', 'Too many: 65: must have at most 64 items']]);
     expectValid(validatingPolicy({ matchConditions: many.slice(0, 64) }));
+  });
+
+  test('a variable name is checked as written, surrounding spaces included', () => {
+    expectErrors(validatingPolicy({ variables: [{ name: ' foo ', expression: 'true' }] }), [['spec.variables[0].name', 'Invalid value: " foo ": must be a valid CEL identifier']]);
   });
 
   test('variables are checked (P6, C8)', () => {
