@@ -1,17 +1,19 @@
-// An example cdk8s app: a ValidatingAdmissionPolicy with a parameter, its binding, and the
-// ConfigMap holding the parameter, checked with cdk8s-admission's ManifestValidator at synth.
+// An example cdk8s app: admission policies written with cdk8s-admission, checked at synth.
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 // In your own app: import { ... } from 'cdk8s-admission';
-import { AdmissionKind, KubernetesVersion, ManifestValidator, ViolationSeverity } from '../src';
+import {
+  AdmissionResource, Operation, ParameterNotFoundAction, RolloutStage, ValidatingPolicy, ValidationAction, ValidationReason,
+} from '../src';
 
+/** Deployments may not have more replicas than the limit their namespace's parameter sets. */
 export class ReplicaLimitChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
     super(scope, id, props);
-    const version = KubernetesVersion.fromContext(this);
 
+    // The parameter: a ConfigMap the platform team edits without touching the policy.
     new ApiObject(this, 'limits', {
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -19,51 +21,40 @@ export class ReplicaLimitChart extends Chart {
       data: { maxReplicas: '5' },
     });
 
-    new ApiObject(this, 'policy', {
-      apiVersion: version.apiVersionFor(AdmissionKind.VALIDATING_ADMISSION_POLICY),
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name: 'replica-limit' },
-      spec: {
-        failurePolicy: 'Fail',
-        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
-        matchConstraints: {
-          matchPolicy: 'Equivalent',
-          namespaceSelector: {},
-          objectSelector: {},
-          resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'], scope: '*' }],
-        },
-        variables: [{ name: 'maxReplicas', expression: 'int(params.data.maxReplicas)' }],
-        validations: [{
-          expression: 'object.spec.replicas <= variables.maxReplicas',
-          messageExpression: "'replicas must be at most ' + string(variables.maxReplicas)",
-          reason: 'Invalid',
-        }],
-      },
+    const policy = new ValidatingPolicy(this, 'replica-limit', {
+      name: 'replica-limit',
+      resourceRules: [AdmissionResource.DEPLOYMENTS.rule(Operation.CREATE, Operation.UPDATE)],
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      variables: [{ name: 'maxReplicas', expression: 'int(params.data.maxReplicas)' }],
+      validations: [{
+        expression: 'object.spec.replicas <= variables.maxReplicas',
+        messageExpression: "'replicas must be at most ' + string(variables.maxReplicas)",
+        reason: ValidationReason.INVALID,
+      }],
+    });
+    policy.addMatchCondition({ name: 'not-kube-system', expression: "request.namespace != 'kube-system'" });
+
+    policy.withBinding('replica-limit-binding', {
+      name: 'replica-limit',
+      validationActions: [ValidationAction.DENY],
+      paramRef: { name: 'replica-limits', namespace: 'policy-params', parameterNotFoundAction: ParameterNotFoundAction.DENY },
     });
 
-    new ApiObject(this, 'binding', {
-      apiVersion: version.apiVersionFor(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING),
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name: 'replica-limit' },
-      spec: {
-        policyName: 'replica-limit',
-        validationActions: ['Deny'],
-        paramRef: { name: 'replica-limits', namespace: 'policy-params', parameterNotFoundAction: 'Deny' },
-      },
-    });
-
-    // Every apiserver rule, checked before anything reaches a cluster: synth fails on errors.
-    this.node.addValidation({
-      validate: () => ManifestValidator.validateAll(this.apiObjects.map((o) => o.toJson()), { kubernetesVersion: version })
-        .filter((v) => v.severity === ViolationSeverity.ERROR)
-        .map((v) => `${v.kind} ${v.name}: ${v.path}: ${v.message}`),
-    });
+    // A second policy on its way in: warn (and audit) first, deny in a later release.
+    new ValidatingPolicy(this, 'no-latest-tag', {
+      name: 'no-latest-tag',
+      resourceRules: [AdmissionResource.PODS.rule(Operation.CREATE, Operation.UPDATE)],
+      validations: [{
+        expression: "object.spec.containers.all(c, !c.image.endsWith(':latest'))",
+        message: "container images must be pinned, not ':latest'",
+      }],
+    }).withRolloutBinding('no-latest-tag-binding', RolloutStage.WARN, { name: 'no-latest-tag' });
   }
 }
 
 export function buildApp(outdir?: string): App {
   const app = new App({ outdir });
-  new ReplicaLimitChart(app, 'replica-limit');
+  new ReplicaLimitChart(app, 'admission');
   return app;
 }
 

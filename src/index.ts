@@ -1,5 +1,16 @@
+// Public exports only: everything else under src/ is internal.
 export { AdmissionKind } from './admission-kind';
+export { AdmissionWarnings } from './admission-warnings';
 export * from './enums';
-export * from './kubernetes-version';
-export * from './validation/violation';
-export * from './validation/manifest-validator';
+export { KubernetesVersion } from './kubernetes-version';
+export { LabelSelector, LabelSelectorOperator, LabelSelectorRequirement } from './label-selector';
+export { MatchCondition, MatchResources, ParamKind, ParamRef, Variable } from './policy-parts';
+export { AdmissionPolicyProps } from './policy-props';
+export { AdmissionResource, AdmissionResourceOptions, ResourceRule } from './resource-rule';
+export { RolloutStage } from './rollout-stage';
+export { AuditAnnotation, IValidatingPolicy, ValidatingPolicy, ValidatingPolicyProps, Validation } from './validating-policy';
+export {
+  ValidatingPolicyBinding, ValidatingPolicyBindingBaseOptions, ValidatingPolicyBindingOptions, ValidatingPolicyBindingProps,
+} from './validating-policy-binding';
+export { ManifestValidator, ValidationOptions } from './validation/manifest-validator';
+export { Violation, ViolationSeverity } from './validation/violation';

@@ -7,7 +7,8 @@ const POLICY_OF_BINDING: { readonly [binding: string]: AdmissionKind } = {
   [AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING]: AdmissionKind.MUTATING_ADMISSION_POLICY,
 };
 
-interface Entry {
+/** An admissionregistration object as the cross-object checks read it. */
+export interface ObjectEntry {
   readonly index: number;
   readonly kind: AdmissionKind;
   readonly name: string;
@@ -20,26 +21,26 @@ interface Entry {
  * A binding whose policy is not in the set is fine: the policy may be applied from elsewhere.
  */
 export function validateCrossObject(manifests: readonly unknown[]): Violation[] {
-  const entries = manifests.map(readEntry).filter((e): e is Entry => e !== undefined);
+  const entries = manifests.map(readEntry).filter((e): e is ObjectEntry => e !== undefined);
   return [...duplicateNames(entries), ...bindingPolicies(entries)];
 }
 
-function readEntry(manifest: unknown, index: number): Entry | undefined {
+export function readEntry(manifest: unknown, index: number): ObjectEntry | undefined {
   if (typeof manifest !== 'object' || manifest === null) return undefined;
   const m = manifest as { kind?: unknown; metadata?: { name?: unknown }; spec?: unknown };
   const name = typeof m.metadata === 'object' && m.metadata !== null ? m.metadata.name : undefined;
   if (!isAdmissionKind(m.kind) || typeof name !== 'string' || name === '') return undefined;
-  const spec = typeof m.spec === 'object' && m.spec !== null && !Array.isArray(m.spec) ? (m.spec as Entry['spec']) : {};
+  const spec = typeof m.spec === 'object' && m.spec !== null && !Array.isArray(m.spec) ? (m.spec as ObjectEntry['spec']) : {};
   return { index, kind: m.kind, name, spec };
 }
 
-function violation(entry: Entry, path: string, message: string): Violation {
+function violation(entry: ObjectEntry, path: string, message: string): Violation {
   return { path, message, severity: ViolationSeverity.ERROR, kind: entry.kind, name: entry.name, manifestIndex: entry.index };
 }
 
-function duplicateNames(entries: readonly Entry[]): Violation[] {
+function duplicateNames(entries: readonly ObjectEntry[]): Violation[] {
   const out: Violation[] = [];
-  const first = new Map<string, Entry>();
+  const first = new Map<string, ObjectEntry>();
   for (const e of entries) {
     const key = `${e.kind}/${e.name}`;
     const earlier = first.get(key);
@@ -53,7 +54,7 @@ function duplicateNames(entries: readonly Entry[]): Violation[] {
   return out;
 }
 
-function bindingPolicies(entries: readonly Entry[]): Violation[] {
+function bindingPolicies(entries: readonly ObjectEntry[]): Violation[] {
   const out: Violation[] = [];
   const byKindAndName = new Map(entries.map((e) => [`${e.kind}/${e.name}`, e]));
   for (const binding of entries) {
@@ -70,12 +71,17 @@ function bindingPolicies(entries: readonly Entry[]): Violation[] {
       }
       continue;
     }
-    out.push(...paramsMismatch(binding, policy));
+    out.push(...checkBindingAgainstPolicy(binding, policy));
   }
   return out;
 }
 
-function paramsMismatch(binding: Entry, policy: Entry): Violation[] {
+/** What is wrong between a binding and the policy it binds (both read from their manifests). */
+export function checkBindingAgainstPolicy(binding: ObjectEntry, policy: ObjectEntry): Violation[] {
+  return [...paramsMismatch(binding, policy), ...clusterWideDeny(binding, policy)];
+}
+
+function paramsMismatch(binding: ObjectEntry, policy: ObjectEntry): Violation[] {
   const paramKind = policy.spec.paramKind as { kind?: unknown } | undefined;
   const hasParamKind = typeof paramKind === 'object' && paramKind !== null;
   const hasParamRef = typeof binding.spec.paramRef === 'object' && binding.spec.paramRef !== null;
@@ -89,4 +95,35 @@ function paramsMismatch(binding: Entry, policy: Entry): Violation[] {
       `Required value: ${policy.kind} ${JSON.stringify(policy.name)} declares spec.paramKind${kind}, and without a paramRef every request it matches fails as a misconfiguration under its failurePolicy; set paramRef (name or selector, and parameterNotFoundAction)`)];
   }
   return [];
+}
+
+/**
+ * A first rollout straight to Deny, on a policy that fails closed and matches every resource:
+ * one bug in an expression, or a policy that cannot be evaluated, blocks writes cluster-wide.
+ */
+function clusterWideDeny(binding: ObjectEntry, policy: ObjectEntry): Violation[] {
+  const actions = binding.spec.validationActions;
+  if (!Array.isArray(actions) || actions.length !== 1 || actions[0] !== 'Deny') return [];
+  if ((policy.spec.failurePolicy ?? 'Fail') !== 'Fail') return [];
+  const constraints = policy.spec.matchConstraints as { resourceRules?: unknown } | undefined;
+  const rules = Array.isArray(constraints?.resourceRules) ? constraints.resourceRules : [];
+  const matchesEverything = rules.some((r) => {
+    const resources = (r as { resources?: unknown })?.resources;
+    return Array.isArray(resources) && (resources.includes('*') || resources.includes('*/*'));
+  });
+  const bindingMatch = binding.spec.matchResources as { namespaceSelector?: object; resourceRules?: unknown[] } | undefined;
+  const narrowed = bindingMatch !== undefined
+    && ((bindingMatch.namespaceSelector !== undefined && Object.keys(bindingMatch.namespaceSelector).length > 0)
+      || (Array.isArray(bindingMatch.resourceRules) && bindingMatch.resourceRules.length > 0));
+  if (!matchesEverything || narrowed) return [];
+  return [{
+    path: 'spec.validationActions',
+    message: `${policy.kind} ${JSON.stringify(policy.name)} matches every resource ('*') with failurePolicy Fail, and this binding only denies: `
+      + 'an expression error or an unavailable parameter would block writes across the cluster, kube-system included. '
+      + 'Roll out with [Warn, Audit] first, narrow the rules, or restrict the binding with matchResources.namespaceSelector',
+    severity: ViolationSeverity.WARNING,
+    kind: binding.kind,
+    name: binding.name,
+    manifestIndex: binding.index,
+  }];
 }
