@@ -5,7 +5,8 @@ import { ApiObject, App, Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 // In your own app: import { ... } from 'cdk8s-admission';
 import {
-  AdmissionResource, Operation, ParameterNotFoundAction, RolloutStage, ValidatingPolicy, ValidationAction, ValidationReason,
+  AdmissionResource, Mutation, MutatingPolicy, Operation, ParameterNotFoundAction, RolloutStage, ValidatingPolicy, ValidationAction,
+  ValidationReason,
 } from '../src';
 
 /** Deployments may not have more replicas than the limit their namespace's parameter sets. */
@@ -52,9 +53,42 @@ export class ReplicaLimitChart extends Chart {
   }
 }
 
+/** Defaults applied by the apiserver itself, without a webhook (MutatingAdmissionPolicy, Kubernetes 1.36). */
+export class PodDefaultsChart extends Chart {
+  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+    super(scope, id, props);
+
+    new MutatingPolicy(this, 'pod-defaults', {
+      name: 'pod-defaults',
+      resourceRules: [AdmissionResource.PODS.rule(Operation.CREATE)],
+      // Only pods that opt in, and only once: the sidecar is added if it is not there yet.
+      objectSelector: { matchLabels: { 'example.com/inject-proxy': 'true' } },
+      matchConditions: [{ name: 'no-proxy-yet', expression: "!object.spec.containers.exists(c, c.name == 'proxy')" }],
+      mutations: [
+        // An apply configuration: merged like server-side apply (containers by name), safe to run twice.
+        Mutation.applyConfiguration([
+          'Object{',
+          '  spec: Object.spec{containers: [Object.spec.containers{name: "proxy", image: "registry.example.com/proxy:1.4.2"}]}',
+          '}',
+        ].join('\n')),
+        // A JSON patch: a label key with a '/' must be escaped in the JSON pointer. The labels map
+        // exists, since the objectSelector requires a label.
+        Mutation.jsonPatch([
+          '[JSONPatch{',
+          '  op: "add",',
+          '  path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/proxied"),',
+          '  value: "true"',
+          '}]',
+        ].join('\n')),
+      ],
+    }).withBinding('pod-defaults-binding', { name: 'pod-defaults' });
+  }
+}
+
 export function buildApp(outdir?: string): App {
   const app = new App({ outdir });
   new ReplicaLimitChart(app, 'admission');
+  new PodDefaultsChart(app, 'pod-defaults');
   return app;
 }
 

@@ -1,10 +1,15 @@
 import { Testing } from 'cdk8s';
-import { ReplicaLimitChart } from '../examples/main';
+import { PodDefaultsChart, ReplicaLimitChart } from '../examples/main';
 import { KubernetesVersion } from '../src';
 
 describe('example app', () => {
   test('synthesizes the policies, their bindings and the parameter', () => {
     const chart = new ReplicaLimitChart(Testing.app(), 'admission');
+    expect(Testing.synth(chart)).toMatchSnapshot();
+  });
+
+  test('synthesizes the mutating policy and its binding', () => {
+    const chart = new PodDefaultsChart(Testing.app(), 'pod-defaults');
     expect(Testing.synth(chart)).toMatchSnapshot();
   });
 

@@ -1,5 +1,5 @@
 import { ExpressionField } from './expression-checker';
-import { FieldViolation, invalid, notSupported, required } from './field-errors';
+import { FieldViolation, invalid, notSupported, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateMatchConditions } from './match-conditions';
 import { validateObjectMeta } from './metadata';
@@ -29,12 +29,30 @@ export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, ctx: Rul
   mutations.forEach((m, i) => {
     if (m) out.push(...validateMutation(m, SPEC.child('mutations').index(i), ctx, hasParams, variables));
   });
+  if (spec.reinvocationPolicy === 'IfNeeded' && (spec.matchConditions ?? []).length === 0) {
+    mutations.forEach((m, i) => {
+      if (m && isListAppend(m)) out.push(nonIdempotentAppend(SPEC.child('mutations').index(i).child('jsonPatch').child('expression')));
+    });
+  }
   if (spec.reinvocationPolicy === undefined || spec.reinvocationPolicy === '') {
     out.push(required(SPEC.child('reinvocationPolicy')));
   } else if (!REINVOCATION_POLICIES.includes(spec.reinvocationPolicy)) {
     out.push(notSupported(SPEC.child('reinvocationPolicy'), spec.reinvocationPolicy, REINVOCATION_POLICIES));
   }
   return out;
+}
+
+/** A JSON patch that adds at the end of a list (`path: ".../-"`). */
+function isListAppend(m: Mutation): boolean {
+  const expression = m.patchType === 'JSONPatch' ? m.jsonPatch?.expression ?? '' : '';
+  return /op\s*:\s*["']add["']/.test(expression) && /["'][^"']*\/-["']/.test(expression);
+}
+
+function nonIdempotentAppend(path: FieldPath): FieldViolation {
+  return warning(path,
+    'with reinvocationPolicy IfNeeded, this JSON patch appends to a list ("/-"), and every reinvocation appends again '
+    + '(a second sidecar, a repeated env var): guard it with a matchCondition such as '
+    + "`!object.spec.containers.exists(c, c.name == 'sidecar')`, use an apply configuration, or use reinvocationPolicy Never");
 }
 
 /**

@@ -1,0 +1,128 @@
+import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+import { attachChecks } from './admission-checks';
+import { AdmissionKind } from './admission-kind';
+import { AdmissionPolicy } from './admission-policy';
+import { KubernetesVersion } from './kubernetes-version';
+import { objectMetadata } from './object-metadata';
+import { MatchResources, ParamRef, renderMatchResources, renderParamRef } from './policy-parts';
+import { checkBindingAgainstPolicy, readEntry } from './validation/cross-object';
+import { Violation } from './validation/violation';
+import type * as wire from './wire/admissionregistration';
+
+/** What every policy binding can say. */
+export interface AdmissionPolicyBindingOptions {
+  /**
+   * The binding's name (`metadata.name`).
+   * @default - a name generated from the construct path
+   */
+  readonly name?: string;
+  /**
+   * Labels and annotations of the binding. `namespace` is not allowed: bindings are cluster-scoped.
+   * @default - none besides the chart's labels
+   */
+  readonly metadata?: ApiObjectMetadata;
+  /**
+   * Which parameter resources to evaluate the policy with. Required when the policy has a
+   * paramKind, and not allowed when it has none.
+   * @default - no parameters
+   */
+  readonly paramRef?: ParamRef;
+  /**
+   * Further restricts the requests the policy is applied to (within its own rules).
+   * @default - every request the policy matches
+   */
+  readonly matchResources?: MatchResources;
+  /**
+   * The Kubernetes version to write the binding for.
+   * @default - the policy's version when it is a policy of this app, else the context value `cdk8s-admission:kubernetesVersion`, else `KubernetesVersion.LATEST`
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
+}
+
+/** The spec fields both binding kinds render the same way. */
+export interface BindingSpecBase {
+  readonly policyName: string;
+  readonly paramRef?: wire.ParamRef;
+  readonly matchResources?: wire.MatchResources;
+}
+
+/**
+ * What ValidatingPolicyBinding and MutatingPolicyBinding share: the policy they bind, its
+ * parameters and scope, and the checks against the policy when it is part of the app.
+ */
+export abstract class AdmissionPolicyBinding extends Construct {
+  /** The ApiObject this binding renders to (an escape hatch, e.g. for `addJsonPatch`). */
+  public readonly apiObject: ApiObject;
+
+  /** The Kubernetes version the binding is written for. */
+  public readonly kubernetesVersion: KubernetesVersion;
+
+  /** The name of the bound policy (`spec.policyName`). */
+  public readonly policyName: string;
+
+  private readonly options: AdmissionPolicyBindingOptions;
+  private readonly localPolicy?: AdmissionPolicy;
+
+  /**
+   * @param policyName the name of the policy to bind
+   * @param localPolicy the policy, when it is defined in this app (for ordering and cross-object checks)
+   */
+  protected constructor(
+    scope: Construct, id: string, kind: AdmissionKind, options: AdmissionPolicyBindingOptions, policyName: string, localPolicy?: AdmissionPolicy,
+  ) {
+    super(scope, id);
+    this.options = options;
+    this.policyName = policyName;
+    this.localPolicy = localPolicy;
+    this.kubernetesVersion = options.kubernetesVersion ?? this.localPolicy?.kubernetesVersion ?? KubernetesVersion.fromContext(this);
+    this.apiObject = new ApiObject(this, 'Resource', {
+      apiVersion: this.kubernetesVersion.apiVersionFor(kind),
+      kind,
+      metadata: objectMetadata(options, this),
+      spec: Lazy.any({ produce: () => this._renderSpec() }),
+    });
+    this.apiObject.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    if (this.localPolicy) this.node.addDependency(this.localPolicy);
+    attachChecks({
+      construct: this,
+      kind,
+      apiObject: this.apiObject,
+      kubernetesVersion: this.kubernetesVersion,
+      crossChecks: () => this.checkAgainstPolicy(),
+    });
+  }
+
+  /** The binding's name (`metadata.name`). */
+  public get name(): string {
+    return this.apiObject.name;
+  }
+
+  /**
+   * The whole spec of the binding, rendered at synth.
+   * @internal
+   */
+  public abstract _renderSpec(): any;
+
+  /**
+   * The spec fields both kinds share.
+   * @internal
+   */
+  public _renderSpecBase(): BindingSpecBase {
+    const o = this.options;
+    return {
+      policyName: this.policyName,
+      ...(o.paramRef ? { paramRef: renderParamRef(o.paramRef) } : {}),
+      ...(o.matchResources ? { matchResources: renderMatchResources(o.matchResources) } : {}),
+    };
+  }
+
+  /** Params and blast-radius checks against the bound policy, when it is part of this app. */
+  private checkAgainstPolicy(): Violation[] {
+    if (!this.localPolicy) return [];
+    const binding = readEntry(this.apiObject.toJson(), 0);
+    const policy = readEntry(this.localPolicy.apiObject.toJson(), 1);
+    if (!binding || !policy) return [];
+    return checkBindingAgainstPolicy(binding, policy).map(({ manifestIndex: _, ...v }) => v);
+  }
+}

@@ -1,0 +1,34 @@
+import { Construct } from 'constructs';
+import { AdmissionKind } from './admission-kind';
+import { AdmissionPolicyBinding, AdmissionPolicyBindingOptions } from './admission-policy-binding';
+import { IMutatingPolicy, MutatingPolicy } from './mutating-policy';
+import type * as wire from './wire/admissionregistration';
+
+/** Options of `MutatingPolicy.withBinding()`. */
+export interface MutatingPolicyBindingOptions extends AdmissionPolicyBindingOptions {}
+
+/** Properties of a MutatingPolicyBinding. */
+export interface MutatingPolicyBindingProps extends MutatingPolicyBindingOptions {
+  /** The policy to bind: a MutatingPolicy of this app, or `MutatingPolicy.fromPolicyName(...)`. */
+  readonly policy: IMutatingPolicy;
+}
+
+/**
+ * A MutatingAdmissionPolicyBinding: puts a mutating policy into effect, with its parameters and
+ * its scope. Written after its policy in the manifests.
+ */
+export class MutatingPolicyBinding extends AdmissionPolicyBinding {
+  /** The bound policy. */
+  public readonly policy: IMutatingPolicy;
+
+  public constructor(scope: Construct, id: string, props: MutatingPolicyBindingProps) {
+    super(scope, id, AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING, props, props.policy.name,
+      MutatingPolicy.isMutatingPolicy(props.policy) ? props.policy : undefined);
+    this.policy = props.policy;
+  }
+
+  /** @internal */
+  public _renderSpec(): wire.MutatingAdmissionPolicyBindingSpec {
+    return this._renderSpecBase();
+  }
+}
