@@ -51,6 +51,13 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
   devDeps: [
     'fast-check@^4',
+    // The CEL engine and RE2 are bundled into vendor/cel-engine.cjs at build time (see the
+    // bundle:cel task), so they are devDependencies: the published package carries the bundle.
+    '@marcbachmann/cel-js@8.0.0',
+    're2js@2.10.0',
+    'esbuild@^0.28.2',
+    // The CEL conformance suite, as data, for bench/cel-conformance.ts.
+    '@bufbuild/cel-spec@0.6.1',
   ],
 
   githubOptions: { mergify: false },
@@ -59,14 +66,44 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
     jestConfig: {
       testPathIgnorePatterns: ['/node_modules/', '/examples/dist/'],
+      coveragePathIgnorePatterns: ['/node_modules/', '/examples/dist/', '/vendor/'],
     },
   },
-  gitignore: ['/examples/dist/'],
-  eslintOptions: { dirs: ['src'], devdirs: ['test', 'examples', 'scripts', 'projenrc', '.projenrc.ts'] },
+  gitignore: ['/examples/dist/', '/vendor/'],
+  eslintOptions: { dirs: ['src'], devdirs: ['test', 'examples', 'scripts', 'bench', 'projenrc', '.projenrc.ts'] },
 });
 
 // jsii 6 prints an end-of-life banner on Node 20; it is informational, not a failure.
 project.tasks.addEnvironment('JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION', '20');
+
+// The CEL engine (@marcbachmann/cel-js, ESM-only) and re2js are bundled into one CommonJS file,
+// vendor/cel-engine.cjs (gitignored, published), so that the library loads with require() everywhere,
+// including users' jest suites, with no transform configuration. src/cel/engine.ts and
+// lib/cel/engine.js both load it as ../../vendor/cel-engine.cjs.
+const bundleCel = project.addTask('bundle:cel', {
+  description: 'Bundle the CEL engine and RE2 into vendor/cel-engine.cjs (skipped when up to date)',
+  exec: 'ts-node --project scripts/tsconfig.json scripts/bundle-cel-engine.ts',
+});
+project.preCompileTask.spawn(bundleCel);
+project.testTask.prependSpawn(bundleCel);
+project.tasks.tryFind('test:watch')?.prependSpawn(bundleCel);
+project.tasks.tryFind('test:update')?.prependSpawn(bundleCel);
+
+const benchCelConformance = project.addTask('bench:cel-conformance', {
+  description: 'Run the CEL conformance suite (@bufbuild/cel-spec) against the Kubernetes CEL layer',
+  exec: 'ts-node --project bench/tsconfig.json bench/cel-conformance.ts',
+  receiveArgs: true,
+});
+benchCelConformance.prependSpawn(bundleCel);
+const benchCelCompile = project.addTask('bench:cel-compile', {
+  description: 'Compile 10,000 realistic expressions, Kubernetes CEL layer against the raw engine',
+  exec: 'ts-node --project bench/tsconfig.json bench/cel-compile.ts',
+  receiveArgs: true,
+});
+benchCelCompile.prependSpawn(bundleCel);
+const bench = project.addTask('bench', { description: 'Run all benchmarks (see bench/README.md)' });
+bench.spawn(benchCelConformance);
+bench.spawn(benchCelCompile);
 
 project.addTask('generate:wire', {
   description: 'Regenerate src/wire/ from the API reference (admissionregistration-v1.cue)',
@@ -97,5 +134,7 @@ packageAll.spawn(packageCode);
 for (const pattern of ['/examples/', '/bench/', '/.ci/']) {
   project.addPackageIgnore(pattern);
 }
+// The bundled CEL engine is part of the published package (it is gitignored, not npmignored).
+project.addPackageIgnore('!/vendor/');
 
 project.synth();
