@@ -5,8 +5,8 @@ import { ApiObject, App, Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 // In your own app: import { ... } from 'cdk8s-admission';
 import {
-  AdmissionResource, Mutation, MutatingPolicy, Operation, ParameterNotFoundAction, RolloutStage, ValidatingPolicy, ValidationAction,
-  ValidationReason,
+  AdmissionResource, CaBundle, FailurePolicy, Mutation, MutatingPolicy, MutatingWebhookConfiguration, Operation, ParameterNotFoundAction,
+  RolloutStage, ValidatingPolicy, ValidatingWebhookConfiguration, ValidationAction, ValidationReason, Webhook,
 } from '../src';
 
 /** Deployments may not have more replicas than the limit their namespace's parameter sets. */
@@ -85,10 +85,90 @@ export class PodDefaultsChart extends Chart {
   }
 }
 
+/**
+ * An admission webhook server in its own namespace, its serving certificate from cert-manager,
+ * and the two webhook configurations that call it, with cert-manager injecting the CA.
+ */
+export class WebhookServerChart extends Chart {
+  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+    super(scope, id, { namespace: 'policy-webhook', ...props });
+    const labels = { 'app.kubernetes.io/name': 'policy-webhook' };
+
+    new ApiObject(this, 'deployment', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'policy-webhook' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels },
+          spec: {
+            containers: [{
+              name: 'server',
+              image: 'registry.example.com/policy-webhook:2.3.0',
+              ports: [{ containerPort: 9443 }],
+              volumeMounts: [{ name: 'tls', mountPath: '/tls', readOnly: true }],
+            }],
+            volumes: [{ name: 'tls', secret: { secretName: 'policy-webhook-tls' } }],
+          },
+        },
+      },
+    });
+    const service = new ApiObject(this, 'service', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'policy-webhook' },
+      spec: { selector: labels, ports: [{ name: 'https', port: 443, targetPort: 9443 }] },
+    });
+    new ApiObject(this, 'issuer', {
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Issuer',
+      metadata: { name: 'selfsigned' },
+      spec: { selfSigned: {} },
+    });
+    new ApiObject(this, 'certificate', {
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Certificate',
+      metadata: { name: 'policy-webhook' },
+      spec: {
+        secretName: 'policy-webhook-tls',
+        dnsNames: ['policy-webhook.policy-webhook.svc', 'policy-webhook.policy-webhook.svc.cluster.local'],
+        issuerRef: { name: 'selfsigned', kind: 'Issuer' },
+      },
+    });
+    const caBundle = CaBundle.fromCertManagerCertificate('policy-webhook', 'policy-webhook');
+
+    // Safe defaults, written out: sideEffects None, admissionReviewVersions [v1], failurePolicy Fail,
+    // matchPolicy Equivalent, a 5s timeout, and this namespace and kube-system excluded.
+    new ValidatingWebhookConfiguration(this, 'validating', {
+      name: 'policy-webhook',
+      caBundle,
+      webhooks: [Webhook.forService(service, {
+        name: 'validate.ingresses.policy.example.com',
+        path: '/validate-ingress',
+        rules: [AdmissionResource.INGRESSES.rule(Operation.CREATE, Operation.UPDATE)],
+      })],
+    });
+    new MutatingWebhookConfiguration(this, 'mutating', {
+      name: 'policy-webhook',
+      caBundle,
+      webhooks: [Webhook.forService(service, {
+        name: 'default.jobs.policy.example.com',
+        path: '/mutate-job',
+        rules: [AdmissionResource.JOBS.rule(Operation.CREATE)],
+        // A defaulting webhook fails open: a missing default must not block every Job.
+        failurePolicy: FailurePolicy.IGNORE,
+      })],
+    });
+  }
+}
+
 export function buildApp(outdir?: string): App {
   const app = new App({ outdir });
   new ReplicaLimitChart(app, 'admission');
   new PodDefaultsChart(app, 'pod-defaults');
+  new WebhookServerChart(app, 'policy-webhook');
   return app;
 }
 

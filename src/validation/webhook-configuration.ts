@@ -1,6 +1,6 @@
 import { AdmissionKind } from '../admission-kind';
 import { ExpressionField } from './expression-checker';
-import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required } from './field-errors';
+import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { isDns1035Label, isDns1123Subdomain } from './formats';
 import { validateLabelSelector } from './label-selector';
@@ -11,6 +11,7 @@ import { FAILURE_POLICIES, MATCH_POLICIES, REINVOCATION_POLICIES, SIDE_EFFECTS_O
 import { validateRuleWithOperations } from './resource-rules';
 import { RuleContext } from './rule-context';
 import { validateClientConfig } from './webhook-client-config';
+import { lintWebhook } from './webhook-lints';
 import type { MutatingWebhook, ValidatingWebhook } from '../wire/admissionregistration';
 import type { ObjectMeta } from '../wire/meta';
 
@@ -29,7 +30,13 @@ interface WebhookConfigurationLike {
 export function validateWebhookConfiguration(config: WebhookConfigurationLike, kind: AdmissionKind, ctx: RuleContext): FieldViolation[] {
   const out = validateObjectMeta(config.metadata);
   const seen = new Set<string>();
+  const injected = Object.keys(config.metadata?.annotations ?? {}).find((k) => k.startsWith('cert-manager.io/inject-'));
   (config.webhooks ?? []).forEach((webhook, i) => {
+    if (injected && webhook?.clientConfig?.caBundle !== undefined) {
+      out.push(warning(FieldPath.root('webhooks').index(i).child('clientConfig').child('caBundle'),
+        `the ${injected} annotation has cert-manager inject the CA here: a caBundle in the manifest gives the field two writers, and a `
+        + 'self-healing GitOps controller and cainjector then overwrite each other; leave caBundle out'));
+    }
     if (!webhook) return;
     const path = FieldPath.root('webhooks').index(i);
     out.push(...validateWebhook(webhook, path, ctx, kind === AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION));
@@ -68,6 +75,7 @@ function validateWebhook(webhook: AnyWebhook, path: FieldPath, ctx: RuleContext,
   out.push(...validateReviewVersions(webhook.admissionReviewVersions, path.child('admissionReviewVersions')));
   out.push(...validateMatchConditions(webhook.matchConditions ?? [], path.child('matchConditions'), ctx,
     { field: ExpressionField.WEBHOOK_MATCH_CONDITION, hasParams: false }));
+  out.push(...lintWebhook(webhook, path));
   if (mutating && webhook.reinvocationPolicy !== undefined && !REINVOCATION_POLICIES.includes(webhook.reinvocationPolicy)) {
     out.push(notSupported(path.child('reinvocationPolicy'), webhook.reinvocationPolicy, REINVOCATION_POLICIES));
   }

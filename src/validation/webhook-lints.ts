@@ -1,0 +1,99 @@
+// Warnings for webhook configurations the apiserver accepts but that are known to cause outages
+// or lock a cluster out (the Kubernetes "Admission Webhook Good Practices" page and the incidents
+// collected in the project's webhook-practice notes).
+import { FieldViolation, warning } from './field-errors';
+import { FieldPath } from './field-path';
+import type { MatchCondition, RuleWithOperations, ValidatingWebhook } from '../wire/admissionregistration';
+
+const MAX_TIMEOUT_FOR_LEASE_SENSITIVE = 5;
+
+interface WebhookView {
+  readonly webhook: ValidatingWebhook;
+  readonly path: FieldPath;
+  readonly rules: readonly RuleWithOperations[];
+}
+
+/** Every lint for one webhook of a configuration. */
+export function lintWebhook(webhook: ValidatingWebhook, path: FieldPath): FieldViolation[] {
+  const view: WebhookView = { webhook, path, rules: (webhook.rules ?? []).filter((r) => r) };
+  return [
+    ...wildcardWithFail(view),
+    ...leasesWithoutExclusion(view),
+    ...nodesWithFail(view),
+    ...longTimeoutOnLeaseSensitive(view),
+    ...virtualResources(view),
+    ...webhookConfigurations(view),
+  ];
+}
+
+const failsClosed = (w: ValidatingWebhook) => (w.failurePolicy ?? 'Fail') === 'Fail';
+const anyGroup = (r: RuleWithOperations) => (r.apiGroups ?? []).includes('*');
+const hasGroup = (r: RuleWithOperations, group: string) => anyGroup(r) || (r.apiGroups ?? []).includes(group);
+const anyResource = (r: RuleWithOperations) => (r.resources ?? []).some((x) => x === '*' || x === '*/*');
+const hasResource = (r: RuleWithOperations, resource: string) =>
+  anyResource(r) || (r.resources ?? []).some((x) => x === resource || x.startsWith(`${resource}/`));
+const matches = (r: RuleWithOperations, group: string, resource: string) => hasGroup(r, group) && hasResource(r, resource);
+
+function conditionsMention(conditions: readonly MatchCondition[] | undefined, word: string): boolean {
+  return (conditions ?? []).some((c) => (c?.expression ?? '').includes(word));
+}
+
+/** Whether the namespaceSelector's `kubernetes.io/metadata.name NotIn` requirements exclude all these namespaces. */
+function excludesNamespaces(w: ValidatingWebhook, namespaces: string[]): boolean {
+  const excluded = (w.namespaceSelector?.matchExpressions ?? [])
+    .filter((e) => e?.key === 'kubernetes.io/metadata.name' && e.operator === 'NotIn')
+    .flatMap((e) => e.values ?? []);
+  return namespaces.every((ns) => excluded.includes(ns));
+}
+
+function wildcardWithFail({ webhook, path, rules }: WebhookView): FieldViolation[] {
+  if (!failsClosed(webhook)) return [];
+  return rules.flatMap((r, j) => (anyGroup(r) && anyResource(r)
+    ? [warning(path.child('rules').index(j),
+      'matches every resource of every API group with failurePolicy Fail: while the webhook is unavailable, or slow, writes across the '
+      + 'cluster fail (leases, events, nodes, even its own pods). List the groups and resources it needs, or use failurePolicy Ignore')]
+    : []));
+}
+
+function leasesWithoutExclusion({ webhook, path, rules }: WebhookView): FieldViolation[] {
+  const catchesLeases = rules.some((r) => matches(r, 'coordination.k8s.io', 'leases'));
+  if (!catchesLeases || conditionsMention(webhook.matchConditions, 'leases') || excludesNamespaces(webhook, ['kube-system', 'kube-node-lease'])) return [];
+  return [warning(path.child('rules'),
+    'catches coordination.k8s.io leases: node heartbeats and leader election then wait on the webhook, and even with failurePolicy Ignore '
+    + 'a slow webhook makes nodes go NotReady and controllers lose leadership (kubernetes#90217). Exclude them with a matchCondition '
+    + '`!(request.resource.group == "coordination.k8s.io" && request.resource.resource == "leases")`')];
+}
+
+function nodesWithFail({ webhook, path, rules }: WebhookView): FieldViolation[] {
+  if (!failsClosed(webhook) || !rules.some((r) => matches(r, '', 'nodes')) || conditionsMention(webhook.matchConditions, 'nodes')) return [];
+  return [warning(path.child('rules'),
+    'catches nodes with failurePolicy Fail: nodes are cluster-scoped, so no namespaceSelector exempts them, and while the webhook is '
+    + 'down no node can register or update its status. Exclude nodes, or use failurePolicy Ignore')];
+}
+
+function longTimeoutOnLeaseSensitive({ webhook, path, rules }: WebhookView): FieldViolation[] {
+  const timeout = webhook.timeoutSeconds ?? 10;
+  if (timeout <= MAX_TIMEOUT_FOR_LEASE_SENSITIVE) return [];
+  const sensitive = rules.some((r) => matches(r, 'coordination.k8s.io', 'leases') || matches(r, '', 'configmaps') || matches(r, '', 'endpoints'));
+  if (!sensitive) return [];
+  return [warning(path.child('timeoutSeconds'),
+    `${timeout}s is longer than lease renewals wait (controller-manager renews with a 5s timeout): requests on leases, configmaps or `
+    + `endpoints can time out leader election. Use at most ${MAX_TIMEOUT_FOR_LEASE_SENSITIVE}s`)];
+}
+
+function virtualResources({ path, rules }: WebhookView): FieldViolation[] {
+  return rules.flatMap((r, j) => (r.apiGroups ?? [])
+    .filter((g) => g === 'authentication.k8s.io' || g === 'authorization.k8s.io')
+    .map((g) => warning(path.child('rules').index(j).child('apiGroups'),
+      `${g} holds virtual, read-only review resources (TokenReview, SubjectAccessReview): intercepting them can break authentication `
+      + 'and authorization cluster-wide, and Kubernetes 1.37 stops calling webhooks for them. Remove the group')));
+}
+
+function webhookConfigurations({ path, rules }: WebhookView): FieldViolation[] {
+  const explicit = (r: RuleWithOperations) => (r.apiGroups ?? []).includes('admissionregistration.k8s.io')
+    && (r.resources ?? []).some((x) => /^(validating|mutating)webhookconfigurations(\/|$)/.test(x));
+  return rules.flatMap((r, j) => (explicit(r)
+    ? [warning(path.child('rules').index(j).child('resources'),
+      'webhooks are never called for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects: this rule has no effect')]
+    : []));
+}

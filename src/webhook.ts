@@ -1,0 +1,281 @@
+import { ApiObject, Duration } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { FailurePolicy, MatchPolicy, ReinvocationPolicy, RuleScope, SideEffects } from './enums';
+import { LabelSelector, LabelSelectorOperator, renderLabelSelector } from './label-selector';
+import { MatchCondition, nonEmpty } from './policy-parts';
+import { ResourceRule } from './resource-rule';
+import { Violation, ViolationSeverity } from './validation/violation';
+import type * as wire from './wire/admissionregistration';
+import type * as wireMeta from './wire/meta';
+
+const NAMESPACE_LABEL = 'kubernetes.io/metadata.name';
+const DEFAULT_TIMEOUT = Duration.seconds(5);
+
+/** How a webhook is configured, whatever its endpoint. */
+export interface WebhookOptions {
+  /** The webhook's fully qualified name, e.g. `validate.pods.example.com` (at least three DNS labels). */
+  readonly name: string;
+
+  /**
+   * The URL path on the Service, e.g. `/validate-pods`. Not for `forUrl` (the URL has the path).
+   * @default - `/`
+   */
+  readonly path?: string;
+
+  /**
+   * The Service port. Not for `forUrl` (the URL has the port).
+   * @default - the Service's port when it exposes exactly one, else 443
+   */
+  readonly port?: number;
+
+  /**
+   * The requests sent to the webhook.
+   * @default - none: the webhook receives nothing until rules are given
+   */
+  readonly rules?: ResourceRule[];
+
+  /**
+   * What happens when the webhook cannot be called or fails.
+   * @default FailurePolicy.FAIL
+   */
+  readonly failurePolicy?: FailurePolicy;
+
+  /**
+   * How rules match requests made through other versions of a resource.
+   * @default MatchPolicy.EQUIVALENT
+   */
+  readonly matchPolicy?: MatchPolicy;
+
+  /**
+   * Only objects in namespaces matching this selector. Unless `excludeSystemNamespaces` is false,
+   * a requirement excluding the webhook's own namespace and kube-system is added to it.
+   * @default - all namespaces but the excluded ones
+   */
+  readonly namespaceSelector?: LabelSelector;
+
+  /**
+   * Only objects matching this selector.
+   * @default - all objects (`{}`)
+   */
+  readonly objectSelector?: LabelSelector;
+
+  /**
+   * CEL conditions that must all be true for the webhook to be called.
+   * @default - none
+   */
+  readonly matchConditions?: MatchCondition[];
+
+  /**
+   * Whether calling the webhook has side effects. Only `None` and `NoneOnDryRun` exist in v1; with
+   * `NoneOnDryRun` the webhook must skip its side effects when `request.dryRun` is true.
+   * @default SideEffects.NONE
+   */
+  readonly sideEffects?: SideEffects;
+
+  /**
+   * How long the apiserver waits for the webhook, in whole seconds from 1 to 30. A timeout counts
+   * as a failure under the failurePolicy.
+   * @default Duration.seconds(5)
+   */
+  readonly timeout?: Duration;
+
+  /**
+   * The AdmissionReview versions the webhook accepts, in order of preference.
+   * @default ['v1']
+   */
+  readonly admissionReviewVersions?: string[];
+
+  /**
+   * Whether a mutating webhook is called again after later mutations. Only for
+   * MutatingWebhookConfiguration: an error on a validating one.
+   * @default - `ReinvocationPolicy.NEVER` on a mutating configuration
+   */
+  readonly reinvocationPolicy?: ReinvocationPolicy;
+
+  /**
+   * Keeps the webhook away from the requests that would lock a cluster out: the webhook's own
+   * namespace (its pods could not start while it is down) and kube-system, excluded through
+   * `namespaceSelector` (`kubernetes.io/metadata.name NotIn [...]`). Set to false only for a
+   * webhook that must see them, and give it `failurePolicy: Ignore`.
+   * @default true
+   */
+  readonly excludeSystemNamespaces?: boolean;
+}
+
+/** Where a webhook is called. */
+interface Endpoint {
+  readonly url?: string;
+  readonly serviceName?: string;
+  readonly namespace?: string;
+  /** The Service's ApiObject, when it is part of the app. */
+  readonly service?: ApiObject;
+}
+
+/**
+ * One admission webhook: an endpoint and the requests it receives. Add it to a
+ * ValidatingWebhookConfiguration or a MutatingWebhookConfiguration.
+ *
+ * Safe by default, and written out: `sideEffects: None`, `admissionReviewVersions: [v1]`,
+ * `failurePolicy: Fail`, `matchPolicy: Equivalent`, a 5 second timeout, explicit selectors, and
+ * the webhook's own namespace and kube-system excluded.
+ */
+export class Webhook {
+  /**
+   * A webhook served by a Service of this app: a cdk8s-plus `Service`, or any construct whose
+   * ApiObject (`ApiObject.of`) is a Service. Its name and namespace (the chart's counts) are read
+   * from it; the configuration is written after it, and the port is checked against its ports.
+   */
+  public static forService(service: IConstruct, options: WebhookOptions): Webhook {
+    const apiObject = serviceApiObject(service);
+    const namespace = apiObject.metadata.namespace;
+    if (!namespace) {
+      throw new Error(`${service.node.path}: Service ${apiObject.name} has no namespace, and a webhook's Service reference needs one: `
+        + 'set metadata.namespace on the Service, or a namespace on its chart');
+    }
+    return new Webhook({ serviceName: apiObject.name, namespace, service: apiObject }, options);
+  }
+
+  /** A webhook served by a Service defined outside this app. */
+  public static forServiceName(serviceName: string, namespace: string, options: WebhookOptions): Webhook {
+    if (!serviceName || !namespace) throw new Error(`webhook ${options.name}: the Service name and namespace are both required`);
+    return new Webhook({ serviceName, namespace }, options);
+  }
+
+  /**
+   * A webhook served outside the cluster, at an `https://host[:port][/path]` URL (no user
+   * information, query or fragment; the URL is checked at synth with the apiserver's rules).
+   */
+  public static forUrl(url: string, options: WebhookOptions): Webhook {
+    for (const [option, value] of [['path', options.path], ['port', options.port]] as const) {
+      if (value !== undefined) throw new Error(`webhook ${options.name}: '${option}' is for Service webhooks; put it in the URL`);
+    }
+    return new Webhook({ url }, options);
+  }
+
+  /** The webhook's name. */
+  public readonly name: string;
+
+  /** The Service's ApiObject, when the Service is part of the app. @internal */
+  public readonly _service?: ApiObject;
+
+  /** Whether a reinvocationPolicy was set (for the validating configuration's check). @internal */
+  public readonly _hasReinvocationPolicy: boolean;
+
+  private readonly endpoint: Endpoint;
+  private readonly options: WebhookOptions;
+  private readonly timeoutSeconds: number;
+
+  private constructor(endpoint: Endpoint, options: WebhookOptions) {
+    for (const [i, rule] of (options.rules ?? []).entries()) {
+      if (rule.resourceNames && rule.resourceNames.length > 0) {
+        throw new Error(`webhook ${options.name}: rules[${i}] names resources, which webhook rules cannot do (resourceNames is a policy feature); `
+          + 'use an objectSelector or a matchCondition on object.metadata.name');
+      }
+    }
+    this.name = options.name;
+    this.endpoint = endpoint;
+    this.options = options;
+    this._service = endpoint.service;
+    this._hasReinvocationPolicy = options.reinvocationPolicy !== undefined;
+    this.timeoutSeconds = wholeSeconds(options.timeout ?? DEFAULT_TIMEOUT, options.name);
+  }
+
+  /** @internal */
+  public _render(mutating: boolean, caBundle: string | undefined): wire.MutatingWebhook {
+    const o = this.options;
+    return {
+      name: o.name,
+      clientConfig: { ...this.renderClientConfig(), ...(caBundle !== undefined ? { caBundle } : {}) },
+      ...nonEmpty('rules', (o.rules ?? []).map(renderRule)),
+      failurePolicy: o.failurePolicy ?? FailurePolicy.FAIL,
+      matchPolicy: o.matchPolicy ?? MatchPolicy.EQUIVALENT,
+      namespaceSelector: this.renderNamespaceSelector(),
+      objectSelector: renderLabelSelector(o.objectSelector),
+      ...nonEmpty('matchConditions', (o.matchConditions ?? []).map((c) => ({ name: c.name, expression: c.expression }))),
+      sideEffects: o.sideEffects ?? SideEffects.NONE,
+      timeoutSeconds: this.timeoutSeconds,
+      admissionReviewVersions: [...(o.admissionReviewVersions ?? ['v1'])],
+      ...(mutating ? { reinvocationPolicy: o.reinvocationPolicy ?? ReinvocationPolicy.NEVER } : {}),
+    };
+  }
+
+  /** The Service port checks, for a Service of this app. @internal */
+  public _checkService(path: string): Violation[] {
+    const service = this._service;
+    if (!service) return [];
+    const ports = servicePorts(service);
+    const port = this.servicePort();
+    if (ports.includes(port)) return [];
+    const what = this.options.port !== undefined ? `port ${port}` : `the default port ${port} (the Service has ${ports.length === 0 ? 'no ports' : 'several ports'})`;
+    return [{
+      path: `${path}.clientConfig.service.port`,
+      message: `Invalid value: ${port}: ${what} is not exposed by Service ${this.endpoint.namespace}/${this.endpoint.serviceName} `
+        + `(${service.node.path}), which exposes ${ports.length > 0 ? ports.join(', ') : 'none'}: set the webhook's port to one of them`,
+      severity: ViolationSeverity.ERROR,
+    }];
+  }
+
+  private renderClientConfig(): wire.WebhookClientConfig {
+    if (this.endpoint.url !== undefined) return { url: this.endpoint.url };
+    return {
+      service: {
+        name: this.endpoint.serviceName!,
+        namespace: this.endpoint.namespace!,
+        ...(this.options.path !== undefined ? { path: this.options.path } : {}),
+        port: this.servicePort(),
+      },
+    };
+  }
+
+  private servicePort(): number {
+    if (this.options.port !== undefined) return this.options.port;
+    const ports = this._service ? servicePorts(this._service) : [];
+    return ports.length === 1 ? ports[0] : 443;
+  }
+
+  private renderNamespaceSelector(): wireMeta.LabelSelector {
+    const selector = renderLabelSelector(this.options.namespaceSelector);
+    if (this.options.excludeSystemNamespaces === false) return selector;
+    const excluded = [...new Set([this.endpoint.namespace, 'kube-system'].filter((n): n is string => !!n))];
+    return {
+      ...selector,
+      matchExpressions: [...(selector.matchExpressions ?? []), { key: NAMESPACE_LABEL, operator: LabelSelectorOperator.NOT_IN, values: excluded }],
+    };
+  }
+}
+
+function serviceApiObject(service: IConstruct): ApiObject {
+  let apiObject: ApiObject;
+  try {
+    apiObject = ApiObject.of(service);
+  } catch {
+    throw new Error(`${service.node.path}: Webhook.forService needs a Service (a cdk8s-plus Service or an ApiObject of kind Service), and this construct has no ApiObject`);
+  }
+  if (apiObject.kind !== 'Service') {
+    throw new Error(`${service.node.path}: Webhook.forService needs a Service, not a ${apiObject.kind}`);
+  }
+  return apiObject;
+}
+
+function servicePorts(service: ApiObject): number[] {
+  const spec = service.toJson()?.spec as { ports?: Array<{ port?: unknown }> } | undefined;
+  return (spec?.ports ?? []).map((p) => p?.port).filter((p): p is number => typeof p === 'number');
+}
+
+function wholeSeconds(timeout: Duration, name: string): number {
+  try {
+    return timeout.toSeconds();
+  } catch {
+    throw new Error(`webhook ${name}: timeout ${timeout.toHumanString()} is not a whole number of seconds (timeoutSeconds is an integer from 1 to 30)`);
+  }
+}
+
+function renderRule(rule: ResourceRule): wire.RuleWithOperations {
+  return {
+    apiGroups: [...rule.apiGroups],
+    apiVersions: [...rule.apiVersions],
+    resources: [...rule.resources],
+    operations: [...rule.operations],
+    scope: rule.scope ?? RuleScope.ALL,
+  };
+}
