@@ -51,6 +51,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
   devDeps: [
     'fast-check@^4',
+    // Only for tests: Webhook.forService must work with a cdk8s-plus Service (the library does not depend on it).
+    'cdk8s-plus-33@^2.5.57',
     // The CEL engine and RE2 are bundled into vendor/cel-engine.cjs at build time (see the
     // bundle:cel task), so they are devDependencies: the published package carries the bundle.
     '@marcbachmann/cel-js@8.0.0',

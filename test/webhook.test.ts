@@ -1,4 +1,5 @@
 import { ApiObject, Chart, Duration, Lazy, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import {
   AdmissionResource, AdmissionWarnings, CaBundle, FailurePolicy, LabelSelectorOperator, MutatingWebhookConfiguration, Operation,
@@ -95,7 +96,18 @@ describe('Webhook.forService', () => {
     expect(() => Webhook.forService(new Construct(chart, 'empty'), hook())).toThrow('test/empty: Webhook.forService needs a Service');
   });
 
-  test('works with a construct whose default child is the Service (as cdk8s-plus Services are)', () => {
+  test('works with a cdk8s-plus Service, reading its ports', () => {
+    const chart = new Chart(Testing.app(), 'plus', { namespace: 'hooks' });
+    const deployment = new kplus.Deployment(chart, 'server', { containers: [{ image: 'registry.example.com/hook:1', portNumber: 9443 }] });
+    const svc = deployment.exposeViaService({ name: 'hook', ports: [{ port: 8443, targetPort: 9443 }] });
+    new ValidatingWebhookConfiguration(chart, 'config', { webhooks: [Webhook.forService(svc, hook())] });
+    const manifests = Testing.synth(chart);
+    const config = manifests.find((m) => m.kind === 'ValidatingWebhookConfiguration');
+    expect(config.webhooks[0].clientConfig.service).toEqual({ name: 'hook', namespace: 'hooks', port: 8443 });
+    expect(manifests.map((m) => m.kind).indexOf('ValidatingWebhookConfiguration')).toBeGreaterThan(manifests.map((m) => m.kind).indexOf('Service'));
+  });
+
+  test('works with a construct whose default child is the Service', () => {
     const chart = Testing.chart();
     const wrapper = new Construct(chart, 'wrapper');
     service(wrapper, [443], 'hooks', 'Resource');
