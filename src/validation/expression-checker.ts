@@ -1,16 +1,8 @@
+import { ExpressionField } from './expression-field';
+import { CelExpressionChecker } from '../cel/checker';
 import { KubernetesVersion } from '../kubernetes-version';
 
-/** Which expression field is being checked: each has its own CEL environment and result type. */
-export enum ExpressionField {
-  WEBHOOK_MATCH_CONDITION = 'webhookMatchCondition',
-  MATCH_CONDITION = 'matchCondition',
-  VARIABLE = 'variable',
-  VALIDATION = 'validation',
-  MESSAGE_EXPRESSION = 'messageExpression',
-  AUDIT_ANNOTATION_VALUE = 'auditAnnotationValue',
-  APPLY_CONFIGURATION = 'applyConfiguration',
-  JSON_PATCH = 'jsonPatch',
-}
+export { ExpressionField } from './expression-field';
 
 /** What an expression may see, as the apiserver declares it for the field. */
 export interface ExpressionEnvironment {
@@ -31,12 +23,15 @@ export interface ExpressionChecker {
   check(expression: string, environment: ExpressionEnvironment): string[];
 }
 
-/** Accepts every expression: used until a CEL checker is registered. */
+/** Accepts every expression (for tests of rules that do not concern CEL). */
 export const ACCEPT_ALL_EXPRESSIONS: ExpressionChecker = {
   check: () => [],
 };
 
-/** The checker the manifest validator uses. */
+/**
+ * The checker the manifest validator uses: CEL compiled in the apiserver's environment for the
+ * field (src/cel/). One per manifest, as it carries the manifest's variable types forward.
+ */
 export function defaultExpressionChecker(): ExpressionChecker {
-  return ACCEPT_ALL_EXPRESSIONS;
+  return new CelExpressionChecker();
 }

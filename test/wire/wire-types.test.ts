@@ -67,7 +67,7 @@ describe('every required field of the API reference is enforced', () => {
       validations: [{ expression: 'true' }],
     }),
     validatingBinding({ paramRef, matchResources: { namespaceSelector: { matchExpressions: [{ key: 'a', operator: 'Exists' }] } } }),
-    mutatingPolicy({ mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] }),
+    mutatingPolicy({ mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: "b"}]' } }] }),
     mutatingBinding({ paramRef }),
     webhookConfiguration('ValidatingWebhookConfiguration', [richWebhook]),
     webhookConfiguration('MutatingWebhookConfiguration', [{ ...richWebhook, clientConfig: { url: 'https://hooks.example.com/m' } }]),

@@ -1,0 +1,56 @@
+import { CelNode } from './engine';
+import { StructArgs } from './struct-literals';
+
+/** The direct sub-expressions of a parsed node, in source order. */
+export function children(node: CelNode): CelNode[] {
+  const args = node.args;
+  switch (node.op) {
+    case 'value':
+    case 'id':
+      return [];
+    case '.':
+    case '.?':
+      return [args[0]];
+    case 'call':
+      return args[1];
+    case 'rcall':
+      return [args[1], ...args[2]];
+    case 'map':
+      return (args as CelNode[][]).flat();
+    case 'struct':
+      return (args as StructArgs).fields.map((f) => f.value);
+    case '!_':
+    case '-_':
+      return [args];
+    default:
+      return Array.isArray(args) ? args.filter(isNode) : [];
+  }
+}
+
+function isNode(value: unknown): value is CelNode {
+  return typeof value === 'object' && value !== null && typeof (value as CelNode).op === 'string';
+}
+
+/** Visits every node with its parent chain (nearest first). */
+export function walk(root: CelNode, visit: (node: CelNode, parents: readonly CelNode[]) => void): void {
+  const stack: Array<[CelNode, CelNode[]]> = [[root, []]];
+  while (stack.length > 0) {
+    const [node, parents] = stack.pop()!;
+    visit(node, parents);
+    const next = [node, ...parents];
+    const kids = children(node);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], next]);
+  }
+}
+
+/** The function name of a call node (`matches` for both `s.matches(re)` and `matches(s, re)`). */
+export function functionName(node: CelNode): string | undefined {
+  return node.op === 'call' || node.op === 'rcall' ? (node.args[0] as string) : undefined;
+}
+
+/** A call's arguments as cel-go counts them: the receiver of a member call is not one. */
+export function callArguments(node: CelNode): CelNode[] {
+  if (node.op === 'call') return node.args[1];
+  if (node.op === 'rcall') return node.args[2];
+  return [];
+}

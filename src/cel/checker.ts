@@ -1,0 +1,125 @@
+import { CelError, CelParsed } from './engine';
+import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
+import { CelIssue, compilationFailed, translateEngineError } from './errors';
+import { postCheckIssues } from './literal-checks';
+import { celTypeName } from './type-names';
+import type { ExpressionChecker, ExpressionEnvironment } from '../validation/expression-checker';
+import { ExpressionField } from '../validation/expression-field';
+
+/**
+ * Compiles admission expressions as the apiserver does on create: parse and type-check in the
+ * field's environment (environment.ts), run the post-check validators (literal-checks.ts), then
+ * require the field's result type. Results are cached per (expression, environment key).
+ */
+export interface CompiledExpression {
+  /** Error details, as the apiserver words them (`compilation failed: ERROR: <input>:1:5: ...`). */
+  readonly errors: readonly string[];
+  /** The engine's name of the output type, when the expression type-checks. */
+  readonly outputType?: string;
+  /** The parsed and checked program, for evaluation, when the expression compiles. */
+  readonly program?: CelParsed;
+}
+
+/** The result types each field accepts (cel-go names); undefined = any. */
+const RESULT_TYPES: Partial<Record<ExpressionField, readonly string[]>> = {
+  [ExpressionField.WEBHOOK_MATCH_CONDITION]: ['bool'],
+  [ExpressionField.MATCH_CONDITION]: ['bool'],
+  [ExpressionField.VALIDATION]: ['bool'],
+  [ExpressionField.MESSAGE_EXPRESSION]: ['string'],
+  [ExpressionField.AUDIT_ANNOTATION_VALUE]: ['string', 'null_type'],
+  [ExpressionField.APPLY_CONFIGURATION]: ['Object'],
+  [ExpressionField.JSON_PATCH]: ['list(JSONPatch)'],
+};
+
+const CACHE_LIMIT = 50_000;
+const compiled = new Map<string, CompiledExpression>();
+
+export function compileExpression(expression: string, spec: EnvironmentSpec): CompiledExpression {
+  const key = `${environmentKey(spec)}\u0000${expression}`;
+  let result = compiled.get(key);
+  if (!result) {
+    result = compileUncached(expression, spec);
+    if (compiled.size >= CACHE_LIMIT) compiled.clear();
+    compiled.set(key, result);
+  }
+  return result;
+}
+
+function compileUncached(expression: string, spec: EnvironmentSpec): CompiledExpression {
+  const env = environmentFor(spec);
+  let program: CelParsed;
+  try {
+    program = env.parse(expression);
+  } catch (e) {
+    return { errors: [failure(expression, [issueOf(e)])] };
+  }
+  const checked = program.check();
+  if (!checked.valid) return { errors: [failure(expression, [issueOf(checked.error)])] };
+  const issues = postCheckIssues(program.ast, spec.minor);
+  if (issues.length > 0) return { errors: [failure(expression, issues)], outputType: checked.type };
+  const outputType = program.ast.checkedType?.name ?? checked.type ?? 'dyn';
+  const wrongType = resultTypeError(spec, outputType);
+  return wrongType ? { errors: [wrongType], outputType } : { errors: [], outputType, program };
+}
+
+function failure(expression: string, issues: readonly CelIssue[]): string {
+  return compilationFailed(expression, issues);
+}
+
+function issueOf(error: unknown): CelIssue {
+  if (error && typeof error === 'object' && 'summary' in error) return translateEngineError(error as CelError);
+  return { offset: 0, message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * The apiserver requires the output type exactly (`dyn` is not `bool`). Its message gained the
+ * actual type in 1.32: `must evaluate to bool but got dyn`; before, `must evaluate to bool`.
+ */
+function resultTypeError(spec: EnvironmentSpec, outputType: string): string | undefined {
+  const allowed = RESULT_TYPES[spec.field];
+  if (!allowed) return undefined;
+  const actual = celTypeName(outputType);
+  if (allowed.includes(actual)) return undefined;
+  const want = allowed.length === 1 ? allowed[0] : `one of [${allowed.join(' ')}]`;
+  return spec.minor >= 32 ? `must evaluate to ${want} but got ${actual}` : `must evaluate to ${want}`;
+}
+
+/**
+ * A variable's output type as later expressions see it (`variables.<name>`). Types that cannot
+ * be named in another environment (unbound type parameters, `Object.<path>` literals) become dyn.
+ */
+function storableType(outputType: string | undefined): string {
+  if (!outputType) return 'dyn';
+  if (/\bObject\b/.test(outputType) || /(^|[<, ])dyn</.test(outputType)) return 'dyn';
+  return outputType.replace(/(^|[<, ])[A-Z](?=$|[>,])/g, '$1dyn');
+}
+
+/**
+ * The checker the manifest validator uses for one manifest. It remembers each variable's
+ * output type, so that later expressions see `variables.<name>` typed, as the apiserver's
+ * composited compiler does (the validator checks variables in order, before their users).
+ */
+export class CelExpressionChecker implements ExpressionChecker {
+  private readonly variableTypes: Array<{ readonly before: string; readonly type: string }> = [];
+
+  public check(expression: string, environment: ExpressionEnvironment): string[] {
+    const names = environment.variables;
+    const variables: TypedVariable[] = names.map((name, i) => ({ name, type: this.typeOf(i, names) }));
+    const spec: EnvironmentSpec = {
+      field: environment.field,
+      hasParams: environment.hasParams,
+      variables: declaresVariables({ field: environment.field, variables }) ? variables : [],
+      minor: environment.kubernetesVersion.minor,
+    };
+    const result = compileExpression(expression, spec);
+    if (environment.field === ExpressionField.VARIABLE) {
+      this.variableTypes[names.length] = { before: names.join(','), type: result.errors.length === 0 ? storableType(result.outputType) : 'dyn' };
+    }
+    return [...result.errors];
+  }
+
+  private typeOf(index: number, names: readonly string[]): string {
+    const recorded = this.variableTypes[index];
+    return recorded && recorded.before === names.slice(0, index).join(',') ? recorded.type : 'dyn';
+  }
+}

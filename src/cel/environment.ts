@@ -1,0 +1,115 @@
+import { CelEnvironment, engine } from './engine';
+import { installAdmissionTypes, NAMESPACE_TYPE, REQUEST_TYPE } from './libraries/admission-types';
+import { AUTHORIZER_TYPE } from './libraries/authz';
+import { MUTATION_TYPES } from './libraries/mutation-types';
+import { installStructLiterals } from './struct-literals';
+import { isAvailable, librariesFor } from './version-gates';
+import { ExpressionField } from '../validation/expression-field';
+
+/**
+ * The CEL environment of each expression field, as the apiserver declares it
+ * (k8s.io/apiserver/pkg/admission/plugin/cel compile.go and composition.go,
+ * kubernetes pkg/apis/admissionregistration/validation):
+ *
+ * | field | object, oldObject, request, namespaceObject | params | authorizer | variables | result |
+ * |---|---|---|---|---|---|
+ * | webhook matchConditions | yes | no | yes | no | bool |
+ * | policy matchConditions | yes | with paramKind | yes | no | bool |
+ * | variables | yes | with paramKind | yes | the earlier ones | any |
+ * | validations | yes | with paramKind | yes | if the policy has any | bool |
+ * | messageExpression | yes | with paramKind | no | if the policy has any | string |
+ * | auditAnnotations valueExpression | yes | with paramKind | yes | if the policy has any | string or null |
+ * | applyConfiguration, jsonPatch | yes, plus Object, JSONPatch, jsonpatch.escapeKey | with paramKind | yes | always | Object, list(JSONPatch) |
+ *
+ * Environments are cached per (target version, field, params, variable names and types).
+ */
+export interface TypedVariable {
+  readonly name: string;
+  /** The engine's name of the variable's output type (`int`, `list<string>`, `dyn`, ...). */
+  readonly type: string;
+}
+
+export interface EnvironmentSpec {
+  readonly field: ExpressionField;
+  readonly hasParams: boolean;
+  readonly variables: readonly TypedVariable[];
+  readonly minor: number;
+}
+
+export const VARIABLES_TYPE = 'kubernetes.variables';
+
+const versionEnvironments = new Map<number, CelEnvironment>();
+const fieldEnvironments = new Map<string, CelEnvironment>();
+
+export function environmentKey(spec: EnvironmentSpec): string {
+  const vars = spec.variables.map((v) => `${v.name}:${v.type}`).join(',');
+  return `${spec.minor}|${spec.field}|${spec.hasParams ? 'p' : ''}|${declaresVariables(spec) ? `v[${vars}]` : ''}`;
+}
+
+function versionEnvironment(minor: number): CelEnvironment {
+  let env = versionEnvironments.get(minor);
+  if (!env) {
+    installStructLiterals();
+    env = new engine.Environment({
+      unlistedVariablesAreDyn: false,
+      // Checked after type-checking instead (ast-validators.ts), as cel-go does, so that
+      // `format()` arguments may mix types.
+      homogeneousAggregateLiterals: false,
+      enableOptionalTypes: isAvailable('optionalTypes', minor),
+    });
+    installAdmissionTypes(env);
+    for (const library of librariesFor(minor)) library.install(env);
+    versionEnvironments.set(minor, env);
+  }
+  return env;
+}
+
+function isMutation(field: ExpressionField): boolean {
+  return field === ExpressionField.APPLY_CONFIGURATION || field === ExpressionField.JSON_PATCH;
+}
+
+/** Whether `variables` is declared: the composited compiler is used for the field. */
+export function declaresVariables(spec: Pick<EnvironmentSpec, 'field' | 'variables'>): boolean {
+  switch (spec.field) {
+    case ExpressionField.WEBHOOK_MATCH_CONDITION:
+    case ExpressionField.MATCH_CONDITION:
+      return false;
+    case ExpressionField.VARIABLE:
+    case ExpressionField.APPLY_CONFIGURATION:
+    case ExpressionField.JSON_PATCH:
+      return true;
+    default:
+      return spec.variables.length > 0;
+  }
+}
+
+export function declaresParams(spec: Pick<EnvironmentSpec, 'field' | 'hasParams'>): boolean {
+  return spec.hasParams && spec.field !== ExpressionField.WEBHOOK_MATCH_CONDITION;
+}
+
+export function declaresAuthorizer(spec: Pick<EnvironmentSpec, 'field'>): boolean {
+  return spec.field !== ExpressionField.MESSAGE_EXPRESSION;
+}
+
+/** The environment for an expression of the field, built once per key. */
+export function environmentFor(spec: EnvironmentSpec): CelEnvironment {
+  const key = environmentKey(spec);
+  let env = fieldEnvironments.get(key);
+  if (env) return env;
+  env = versionEnvironment(spec.minor).clone();
+  env.registerVariable('object', 'dyn');
+  env.registerVariable('oldObject', 'dyn');
+  env.registerVariable('request', REQUEST_TYPE);
+  env.registerVariable('namespaceObject', NAMESPACE_TYPE);
+  if (declaresParams(spec)) env.registerVariable('params', 'dyn');
+  if (declaresAuthorizer(spec)) env.registerVariable('authorizer', AUTHORIZER_TYPE);
+  if (declaresVariables(spec)) {
+    const fields: Record<string, string> = {};
+    for (const v of spec.variables) fields[v.name] = v.type;
+    env.registerType(VARIABLES_TYPE, { fields });
+    env.registerVariable('variables', VARIABLES_TYPE);
+  }
+  if (isMutation(spec.field)) MUTATION_TYPES.install(env);
+  fieldEnvironments.set(key, env);
+  return env;
+}

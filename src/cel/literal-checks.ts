@@ -1,0 +1,139 @@
+import { callArguments, functionName, walk } from './ast-walk';
+import { CelNode } from './engine';
+import { CelIssue, issueOffset } from './errors';
+import { NAMESPACE_OBJECTS } from './library';
+import { re2Error } from './re2';
+import { celTypeName } from './type-names';
+import { isAvailable } from './version-gates';
+
+/**
+ * The checks cel-go runs after type-checking (its AST validators), and the engine's extras that
+ * the Kubernetes environment does not have:
+ *
+ * - homogeneous aggregate literals (`[1, 'a']`: expected type 'int' but found 'string'), except
+ *   inside `format()` arguments, as cel-go's validator exempts them;
+ * - from 1.29 (new expressions on 1.30 targets), literal arguments of `matches` (RE2 syntax),
+ *   `duration` and `timestamp`;
+ * - before cross-type numeric comparisons (1.28), `1 < 2.0` has no overload;
+ * - `cel.bind` (ext.Bindings is not in Kubernetes), the engine's bytes methods and bare
+ *   namespace objects are undeclared.
+ */
+export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
+  const issues: CelIssue[] = [];
+  const literals = isAvailable('literalValidators', minor);
+  const crossNumeric = isAvailable('crossTypeNumericComparisons', minor);
+  walk(root, (node, parents) => {
+    switch (node.op) {
+      case 'list':
+        if (!inFormatCall(parents)) homogeneous(node.args as CelNode[], issues);
+        break;
+      case 'map':
+        if (!inFormatCall(parents)) {
+          const entries = node.args as CelNode[][];
+          homogeneous(entries.map((e) => e[0]), issues);
+          homogeneous(entries.map((e) => e[1]), issues);
+        }
+        break;
+      case '<': case '<=': case '>': case '>=':
+        if (!crossNumeric) mixedNumericComparison(node, issues);
+        break;
+      case 'id':
+        if (NAMESPACE_OBJECTS.has(node.args) && isNamespace(node) && !isCallReceiver(node, parents[0])) {
+          issues.push({ offset: node.pos, message: `undeclared reference to '${node.args}' (in container '')` });
+        }
+        break;
+      case 'call':
+      case 'rcall':
+        if (literals) literalArgument(node, issues);
+        notInKubernetes(node, issues);
+        break;
+    }
+  });
+  return issues.sort((a, b) => a.offset - b.offset);
+}
+
+function isNamespace(node: CelNode): boolean {
+  const name = node.checkedType?.name ?? '';
+  return name.endsWith('.namespace') || name === 'CelNamespace';
+}
+
+function isCallReceiver(node: CelNode, parent: CelNode | undefined): boolean {
+  return !!parent && parent.op === 'rcall' && parent.args[1] === node && !(node.args === 'cel' && parent.args[0] === 'bind');
+}
+
+function inFormatCall(parents: readonly CelNode[]): boolean {
+  for (const parent of parents) {
+    if (functionName(parent) === 'format') return true;
+    if (parent.op !== 'list' && parent.op !== 'map') return false;
+  }
+  return false;
+}
+
+function homogeneous(elements: readonly CelNode[], issues: CelIssue[]): void {
+  let expected: string | undefined;
+  for (const element of elements) {
+    if (!element.checkedType) return;
+    const type = celTypeName(element.checkedType);
+    if (expected === undefined) {
+      expected = type;
+    } else if (type !== expected && !isEmptyAggregate(element, type)) {
+      issues.push({ offset: element.pos, message: `expected type '${expected}' but found '${type}'` });
+      return;
+    }
+  }
+}
+
+/** `[]` and `{}` type as list(dyn) / map(dyn, dyn) in cel-go only after inference; accept them beside typed ones. */
+function isEmptyAggregate(node: CelNode, type: string): boolean {
+  return (node.op === 'list' || node.op === 'map') && (node.args as unknown[]).length === 0 && /^(list|map)\(/.test(type);
+}
+
+const NUMERIC = new Set(['int', 'uint', 'double']);
+
+function mixedNumericComparison(node: CelNode, issues: CelIssue[]): void {
+  const [l, r] = node.args as CelNode[];
+  const lt = l.checkedType?.name;
+  const rt = r.checkedType?.name;
+  if (lt && rt && lt !== rt && NUMERIC.has(lt) && NUMERIC.has(rt)) {
+    issues.push({ offset: issueOffset(node, node.pos), message: `found no matching overload for '_${node.op}_' applied to '(${lt}, ${rt})'` });
+  }
+}
+
+function literalArgument(node: CelNode, issues: CelIssue[]): void {
+  const name = functionName(node);
+  if (name !== 'matches' && name !== 'duration' && name !== 'timestamp') return;
+  const arg = callArguments(node)[0];
+  if (!arg || arg.op !== 'value' || typeof arg.args !== 'string') return;
+  const value = arg.args as string;
+  const bad = name === 'matches' ? re2Error(value) !== undefined : name === 'duration' ? !isGoDuration(value) : !isRfc3339(value);
+  if (bad) issues.push({ offset: arg.pos, message: `invalid ${name} argument` });
+}
+
+const ENGINE_BYTES_METHODS = new Set(['json', 'hex', 'string', 'base64', 'at']);
+
+function notInKubernetes(node: CelNode, issues: CelIssue[]): void {
+  if (node.op !== 'rcall') return;
+  const receiver = node.args[1] as CelNode;
+  if (receiver.op === 'id' && receiver.args === 'cel' && (!receiver.checkedType || receiver.checkedType.name === 'CelNamespace')) {
+    issues.push({ offset: receiver.pos, message: "undeclared reference to 'cel' (in container '')" });
+  } else if (receiver.checkedType?.name === 'bytes' && ENGINE_BYTES_METHODS.has(node.args[0])) {
+    const args = (node.args[2] as CelNode[]).map((a) => celTypeName(a.checkedType ?? 'dyn')).join(', ');
+    issues.push({ offset: issueOffset(node, node.pos), message: `found no matching overload for '${node.args[0]}' applied to 'bytes.(${args})'` });
+  }
+}
+
+/** Go's time.ParseDuration syntax: `0`, or signed sequences like `1h30m`, `1.5s`, `300ms`. */
+export function isGoDuration(s: string): boolean {
+  return s === '0' || /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/.test(s);
+}
+
+/** RFC 3339 as Go's time.Parse(time.RFC3339, s) accepts it. */
+export function isRfc3339(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/.exec(s);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, sec] = m.map(Number);
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 59) return false;
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (d < 1 || d > days) return false;
+  return !m[9] || (Number(m[10]) <= 23 && Number(m[11]) <= 59);
+}
