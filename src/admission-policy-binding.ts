@@ -7,7 +7,7 @@ import { KubernetesVersion } from './kubernetes-version';
 import { objectMetadata } from './object-metadata';
 import { MatchResources, ParamRef, renderMatchResources, renderParamRef } from './policy-parts';
 import { checkBindingAgainstPolicy, readEntry } from './validation/cross-object';
-import { Violation } from './validation/violation';
+import { Violation, ViolationSeverity } from './validation/violation';
 import type * as wire from './wire/admissionregistration';
 
 /** What every policy binding can say. */
@@ -117,12 +117,21 @@ export abstract class AdmissionPolicyBinding extends Construct {
     };
   }
 
-  /** Params and blast-radius checks against the bound policy, when it is part of this app. */
+  /** Params, blast-radius and version checks against the bound policy, when it is part of this app. */
   private checkAgainstPolicy(): Violation[] {
     if (!this.localPolicy) return [];
+    const versionMismatch: Violation[] = this.localPolicy.apiObject.apiVersion !== this.apiObject.apiVersion
+      ? [{
+        path: 'apiVersion',
+        message: `${this.apiObject.apiVersion} differs from the bound policy's ${this.localPolicy.apiObject.apiVersion} `
+          + `(${this.localPolicy.node.path}): the binding targets Kubernetes ${this.kubernetesVersion}, the policy ${this.localPolicy.kubernetesVersion}; `
+          + 'drop the binding\'s kubernetesVersion to follow the policy',
+        severity: ViolationSeverity.WARNING,
+      }]
+      : [];
     const binding = readEntry(this.apiObject.toJson(), 0);
     const policy = readEntry(this.localPolicy.apiObject.toJson(), 1);
-    if (!binding || !policy) return [];
-    return checkBindingAgainstPolicy(binding, policy).map(({ manifestIndex: _, ...v }) => v);
+    if (!binding || !policy) return versionMismatch;
+    return [...versionMismatch, ...checkBindingAgainstPolicy(binding, policy).map(({ manifestIndex: _, ...v }) => v)];
   }
 }

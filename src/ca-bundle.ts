@@ -41,7 +41,7 @@ export class CaBundle {
 }
 
 function required(what: string, value: string): string {
-  if (!value || value.includes('/')) throw new Error(`invalid cert-manager reference: ${what} ${JSON.stringify(value)} must be a non-empty name without '/'`);
+  if (!value || value.includes('/')) throw new Error(`CaBundle: invalid cert-manager reference: ${what} ${JSON.stringify(value)} must be a non-empty name without '/'`);
   return value;
 }
 
@@ -51,25 +51,25 @@ export function encodePemBundle(pem: string): string {
   if (!text.includes('-----BEGIN')) {
     const decoded = Buffer.from(text, 'base64').toString('utf-8');
     if (decoded.includes('-----BEGIN CERTIFICATE-----')) {
-      throw new Error('the CA bundle is already base64-encoded: pass the PEM text (-----BEGIN CERTIFICATE----- ...); it is encoded once for the manifest');
+      throw new Error('CaBundle.fromPem: the CA bundle is already base64-encoded: pass the PEM text (-----BEGIN CERTIFICATE----- ...); it is encoded once for the manifest');
     }
-    throw new Error('the CA bundle is not PEM: expected one or more -----BEGIN CERTIFICATE----- blocks (convert DER with `openssl x509 -inform der`)');
+    throw new Error('CaBundle.fromPem: the CA bundle is not PEM: expected one or more -----BEGIN CERTIFICATE----- blocks (convert DER with `openssl x509 -inform der`)');
   }
   for (const [, label] of text.matchAll(ANY_PEM_BLOCK)) {
     if (label !== 'CERTIFICATE') {
-      throw new Error(`the CA bundle contains a ${label} block: only CA certificates belong in caBundle${label.includes('PRIVATE') ? ' (never put private keys in manifests)' : ''}`);
+      throw new Error(`CaBundle.fromPem: the CA bundle contains a ${label} block: only CA certificates belong in caBundle${label.includes('PRIVATE') ? ' (never put private keys in manifests)' : ''}`);
     }
   }
   const blocks = text.match(CERTIFICATE_BLOCK) ?? [];
   const rest = text.replace(CERTIFICATE_BLOCK, '').trim();
   if (blocks.length === 0 || rest !== '') {
-    throw new Error('the CA bundle has text outside its -----BEGIN CERTIFICATE----- / -----END CERTIFICATE----- blocks, or an unterminated block');
+    throw new Error('CaBundle.fromPem: the CA bundle has text outside its -----BEGIN CERTIFICATE----- / -----END CERTIFICATE----- blocks, or an unterminated block');
   }
   blocks.forEach((block, i) => {
     try {
       new X509Certificate(block);
     } catch (e) {
-      throw new Error(`certificate ${i + 1} of the CA bundle is not a valid X.509 certificate: ${(e as Error).message}`);
+      throw new Error(`CaBundle.fromPem: certificate ${i + 1} of the CA bundle is not a valid X.509 certificate: ${(e as Error).message}`);
     }
   });
   return Buffer.from(`${blocks.join('\n')}\n`, 'utf-8').toString('base64');

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
+import { AdmissionPolicy } from './admission-policy';
 import { AdmissionPolicyBinding, AdmissionPolicyBindingOptions } from './admission-policy-binding';
 import { IMutatingPolicy, MutatingPolicy } from './mutating-policy';
 import type * as wire from './wire/admissionregistration';
@@ -24,6 +25,9 @@ export class MutatingPolicyBinding extends AdmissionPolicyBinding {
   public constructor(scope: Construct, id: string, props: MutatingPolicyBindingProps) {
     super(scope, id, AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING, props, props.policy.name,
       MutatingPolicy.isMutatingPolicy(props.policy) ? props.policy : undefined);
+    if (props.policy instanceof AdmissionPolicy && !MutatingPolicy.isMutatingPolicy(props.policy)) {
+      throw new Error(`${this.node.path}: ${props.policy.node.path} is not a MutatingPolicy: bind a ValidatingPolicy with a ValidatingPolicyBinding (policy.withBinding())`);
+    }
     this.policy = props.policy;
   }
 

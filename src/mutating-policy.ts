@@ -65,7 +65,7 @@ export class MutatingPolicy extends AdmissionPolicy implements IMutatingPolicy {
 
   /**
    * Binds the policy: without a binding it does nothing. The binding is written after the policy.
-   * @param id the binding's construct id, in the policy's scope
+   * @param id the binding's construct id, in the policy's parent scope (next to the policy): unique there
    */
   public withBinding(id: string, options: MutatingPolicyBindingOptions = {}): MutatingPolicyBinding {
     return new MutatingPolicyBinding(this.node.scope as Construct, id, { ...options, policy: this });

@@ -29,7 +29,8 @@ export interface AdmissionPolicyProps {
   readonly excludeResourceRules?: ResourceRule[];
 
   /**
-   * Only objects in namespaces whose labels match (cluster-scoped objects are not filtered by it).
+   * Only objects in namespaces whose labels match. Cluster-scoped objects are not filtered by it,
+   * except Namespaces, which are matched by their own labels.
    * @default - all namespaces (`{}`)
    */
   readonly namespaceSelector?: LabelSelector;

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
+import { AdmissionPolicy } from './admission-policy';
 import { AdmissionPolicyBinding, AdmissionPolicyBindingOptions } from './admission-policy-binding';
 import { ValidationAction } from './enums';
 import { IValidatingPolicy, ValidatingPolicy } from './validating-policy';
@@ -34,6 +35,9 @@ export class ValidatingPolicyBinding extends AdmissionPolicyBinding {
   public constructor(scope: Construct, id: string, props: ValidatingPolicyBindingProps) {
     super(scope, id, AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, props, props.policy.name,
       ValidatingPolicy.isValidatingPolicy(props.policy) ? props.policy : undefined);
+    if (props.policy instanceof AdmissionPolicy && !ValidatingPolicy.isValidatingPolicy(props.policy)) {
+      throw new Error(`${this.node.path}: ${props.policy.node.path} is not a ValidatingPolicy: bind a MutatingPolicy with a MutatingPolicyBinding (policy.withBinding())`);
+    }
     this.policy = props.policy;
     this.validationActions = [...props.validationActions];
   }

@@ -102,7 +102,7 @@ export class ValidatingPolicy extends AdmissionPolicy implements IValidatingPoli
 
   /**
    * Binds the policy: without a binding it does nothing. The binding is written after the policy.
-   * @param id the binding's construct id, in the policy's scope
+   * @param id the binding's construct id, in the policy's parent scope (next to the policy): unique there
    */
   public withBinding(id: string, options: ValidatingPolicyBindingOptions): ValidatingPolicyBinding {
     return new ValidatingPolicyBinding(this.node.scope as Construct, id, { ...options, policy: this });
@@ -112,7 +112,7 @@ export class ValidatingPolicy extends AdmissionPolicy implements IValidatingPoli
    * Binds the policy at a stage of the usual rollout, so moving from observing to enforcing is a
    * one-word change: `AUDIT` records failures in the audit log, `WARN` also warns the client,
    * `DENY` rejects (and still audits).
-   * @param id the binding's construct id, in the policy's scope
+   * @param id the binding's construct id, in the policy's parent scope (next to the policy): unique there
    */
   public withRolloutBinding(id: string, stage: RolloutStage, options: AdmissionPolicyBindingOptions = {}): ValidatingPolicyBinding {
     return this.withBinding(id, { ...options, validationActions: validationActionsFor(stage) });

@@ -1,9 +1,9 @@
 import { ApiObject, Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { FailurePolicy, MatchPolicy, ReinvocationPolicy, RuleScope, SideEffects } from './enums';
+import { FailurePolicy, MatchPolicy, ReinvocationPolicy, SideEffects } from './enums';
 import { LabelSelector, LabelSelectorOperator, renderLabelSelector } from './label-selector';
 import { MatchCondition, nonEmpty } from './policy-parts';
-import { ResourceRule } from './resource-rule';
+import { renderResourceRule, ResourceRule } from './resource-rule';
 import { Violation, ViolationSeverity } from './validation/violation';
 import type * as wire from './wire/admissionregistration';
 import type * as wireMeta from './wire/meta';
@@ -18,7 +18,7 @@ export interface WebhookOptions {
 
   /**
    * The URL path on the Service, e.g. `/validate-pods`. Not for `forUrl` (the URL has the path).
-   * @default - `/`
+   * @default - none: requests go to the Service's root
    */
   readonly path?: string;
 
@@ -186,7 +186,7 @@ export class Webhook {
     return {
       name: o.name,
       clientConfig: { ...this.renderClientConfig(), ...(caBundle !== undefined ? { caBundle } : {}) },
-      ...nonEmpty('rules', (o.rules ?? []).map(renderRule)),
+      ...nonEmpty('rules', (o.rules ?? []).map(renderResourceRule)),
       failurePolicy: o.failurePolicy ?? FailurePolicy.FAIL,
       matchPolicy: o.matchPolicy ?? MatchPolicy.EQUIVALENT,
       namespaceSelector: this.renderNamespaceSelector(),
@@ -268,14 +268,4 @@ function wholeSeconds(timeout: Duration, name: string): number {
   } catch {
     throw new Error(`webhook ${name}: timeout ${timeout.toHumanString()} is not a whole number of seconds (timeoutSeconds is an integer from 1 to 30)`);
   }
-}
-
-function renderRule(rule: ResourceRule): wire.RuleWithOperations {
-  return {
-    apiGroups: [...rule.apiGroups],
-    apiVersions: [...rule.apiVersions],
-    resources: [...rule.resources],
-    operations: [...rule.operations],
-    scope: rule.scope ?? RuleScope.ALL,
-  };
 }

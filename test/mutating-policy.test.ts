@@ -166,7 +166,7 @@ describe('MutatingPolicy', () => {
 
     test.each([
       ['with reinvocationPolicy Never', { mutations: [addSidecar] }],
-      ['with a guarding match condition', { mutations: [addSidecar], reinvocationPolicy: ReinvocationPolicy.IF_NEEDED, matchConditions: [{ name: 'once', expression: 'true' }] }],
+      ['with a guarding match condition', { mutations: [addSidecar], reinvocationPolicy: ReinvocationPolicy.IF_NEEDED, matchConditions: [{ name: 'once', expression: "!object.spec.containers.exists(c, c.name == 'proxy')" }] }],
       ['for an apply configuration', { mutations: [addLabel], reinvocationPolicy: ReinvocationPolicy.IF_NEEDED }],
     ])('not warned %s', (_, props) => {
       const chart = Testing.chart();

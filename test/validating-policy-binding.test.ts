@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { Chart, Testing } from 'cdk8s';
 import {
   AdmissionResource, AdmissionWarnings, KubernetesVersion, LabelSelectorOperator, MatchPolicy, Operation, ParameterNotFoundAction,
-  RolloutStage, ValidatingPolicy, ValidatingPolicyBinding, ValidationAction,
+  Mutation, MutatingPolicy, MutatingPolicyBinding, RolloutStage, ValidatingPolicy, ValidatingPolicyBinding, ValidationAction,
 } from '../src';
 
 const paramRef = { name: 'limits', namespace: 'policy-params', parameterNotFoundAction: ParameterNotFoundAction.DENY };
@@ -87,6 +87,22 @@ describe('ValidatingPolicyBinding', () => {
     expect(() => policy(Testing.chart()).withBinding('b', { validationActions: [ValidationAction.DENY], metadata: { namespace: 'x' } })).toThrow('test/b: metadata.namespace "x" is not allowed');
   });
 
+  test('a MutatingPolicy cannot be bound by a ValidatingPolicyBinding, nor the reverse', () => {
+    const chart = Testing.chart();
+    const mutating = new MutatingPolicy(chart, 'm', { resourceRules: [AdmissionResource.PODS.rule(Operation.CREATE)], mutations: [Mutation.applyConfiguration('Object{}')] });
+    expect(() => new ValidatingPolicyBinding(chart, 'vb', { policy: mutating, validationActions: [ValidationAction.DENY] })).toThrow(
+      'test/vb: test/m is not a ValidatingPolicy: bind a MutatingPolicy with a MutatingPolicyBinding');
+    expect(() => new MutatingPolicyBinding(chart, 'mb', { policy: policy(chart) })).toThrow('test/mb: test/policy is not a MutatingPolicy');
+  });
+
+  test('a binding written for another Kubernetes version than its policy is warned', () => {
+    const chart = Testing.chart();
+    policy(chart).withBinding('binding', { validationActions: [ValidationAction.DENY], kubernetesVersion: KubernetesVersion.V1_29 });
+    expect(AdmissionWarnings.of(chart)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^\[test\/binding\] apiVersion: admissionregistration.k8s.io\/v1beta1 differs from the bound policy's admissionregistration.k8s.io\/v1/),
+    ]));
+  });
+
   describe('checks at synth', () => {
     test('apiserver rules, with construct and field path', () => {
       const chart = Testing.chart();
@@ -129,13 +145,13 @@ describe('ValidatingPolicyBinding', () => {
   });
 
   describe('cluster-wide impact warning', () => {
-    const message = /spec.validationActions: ValidatingAdmissionPolicy "everything" matches every resource \('\*'\) with failurePolicy Fail, and this binding only denies/;
+    const message = /spec.validationActions: ValidatingAdmissionPolicy "everything" matches every resource of every API group \('\*'\) with failurePolicy Fail, and this binding denies/;
 
     function everythingPolicy(chart: Chart) {
       return policy(chart, { name: 'everything', resourceRules: [everything] });
     }
 
-    test('Deny only, Fail, and * resources: warned, visible at synth and in AdmissionWarnings', () => {
+    test('Deny, Fail, and * resources of * groups: warned, visible at synth and in AdmissionWarnings', () => {
       const chart = Testing.chart();
       everythingPolicy(chart).withBinding('binding', { validationActions: [ValidationAction.DENY] });
       const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -151,13 +167,20 @@ describe('ValidatingPolicyBinding', () => {
     });
 
     test.each([
-      ['with Audit too', { validationActions: [ValidationAction.DENY, ValidationAction.AUDIT] }, {}],
+      ['without Deny', { validationActions: [ValidationAction.WARN, ValidationAction.AUDIT] }, {}],
+      ['for one API group', { validationActions: [ValidationAction.DENY] }, { resourceRules: [{ ...everything, apiGroups: ['apps'] }] }],
       ['with failurePolicy Ignore', { validationActions: [ValidationAction.DENY] }, { failurePolicy: 'Ignore' }],
       ['narrowed by namespace', { validationActions: [ValidationAction.DENY], matchResources: { namespaceSelector: { matchLabels: { a: 'b' } } } }, {}],
     ])('not warned %s', (_, options, policyProps) => {
       const chart = Testing.chart();
       policy(chart, { name: 'everything', resourceRules: [everything], ...policyProps as object }).withBinding('binding', options as any);
       expect(AdmissionWarnings.of(chart)).toEqual([]);
+    });
+
+    test('the DENY rollout stage is warned too: Audit does not reduce the impact', () => {
+      const chart = Testing.chart();
+      everythingPolicy(chart).withRolloutBinding('binding', RolloutStage.DENY);
+      expect(AdmissionWarnings.of(chart)).toEqual([expect.stringMatching(message)]);
     });
 
     test('warningsAsErrors turns warnings into synth errors', () => {

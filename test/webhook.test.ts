@@ -2,7 +2,7 @@ import { ApiObject, Chart, Duration, Lazy, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import {
-  AdmissionResource, AdmissionWarnings, CaBundle, FailurePolicy, LabelSelectorOperator, MutatingWebhookConfiguration, Operation,
+  AdmissionResource, AdmissionWarnings, CaBundle, FailurePolicy, KubernetesVersion, LabelSelectorOperator, MatchPolicy, MutatingWebhookConfiguration, Operation,
   ReinvocationPolicy, SideEffects, ValidatingWebhookConfiguration, Webhook,
 } from '../src';
 
@@ -188,14 +188,26 @@ describe('Webhook.forServiceName and Webhook.forUrl', () => {
 });
 
 describe('WebhookOptions', () => {
+  test('rule scope defaults to *, written out', () => {
+    const chart = Testing.chart();
+    const rule = { apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: [Operation.CREATE] };
+    new ValidatingWebhookConfiguration(chart, 'config', { webhooks: [Webhook.forServiceName('s', 'n', hook({ rules: [rule] }))] });
+    expect(Testing.synth(chart)[0].webhooks[0].rules).toEqual([{ ...rule, operations: ['CREATE'], scope: '*' }]);
+  });
+
   test('every option appears in the output', () => {
     const chart = Testing.chart();
     new MutatingWebhookConfiguration(chart, 'config', {
+      metadata: { labels: { team: 'platform' } },
+      kubernetesVersion: KubernetesVersion.V1_30,
       webhooks: [Webhook.forServiceName('svc', 'ns', {
         name: 'mutate.pods.example.com',
+        path: '/mutate',
+        port: 8443,
         rules: [pods],
+        namespaceSelector: { matchLabels: { inject: 'enabled' } },
         failurePolicy: FailurePolicy.IGNORE,
-        matchPolicy: 'Exact' as any,
+        matchPolicy: MatchPolicy.EXACT,
         objectSelector: { matchLabels: { inject: 'true' } },
         matchConditions: [{ name: 'not-kubelet', expression: "!('system:nodes' in request.userInfo.groups)" }],
         sideEffects: SideEffects.NONE_ON_DRY_RUN,
@@ -204,7 +216,13 @@ describe('WebhookOptions', () => {
         reinvocationPolicy: ReinvocationPolicy.IF_NEEDED,
       })],
     });
-    expect(Testing.synth(chart)[0].webhooks[0]).toEqual(expect.objectContaining({
+    const [config] = Testing.synth(chart);
+    expect(config.metadata).toEqual({ name: expect.any(String), labels: { team: 'platform' } });
+    expect(config.webhooks[0]).toEqual({
+      name: 'mutate.pods.example.com',
+      clientConfig: { service: { name: 'svc', namespace: 'ns', path: '/mutate', port: 8443 } },
+      rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'], scope: 'Namespaced' }],
+      namespaceSelector: { matchLabels: { inject: 'enabled' }, matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['ns', 'kube-system'] }] },
       failurePolicy: 'Ignore',
       matchPolicy: 'Exact',
       objectSelector: { matchLabels: { inject: 'true' } },
@@ -213,7 +231,7 @@ describe('WebhookOptions', () => {
       timeoutSeconds: 3,
       admissionReviewVersions: ['v1', 'v1beta1'],
       reinvocationPolicy: 'IfNeeded',
-    }));
+    });
   });
 
   test('a mutating webhook\'s reinvocationPolicy defaults to Never, written out', () => {
@@ -304,6 +322,18 @@ describe('CaBundle', () => {
     expect(Testing.synth(chart)[0].metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from-secret': 'hooks/webhook-ca' });
   });
 
+  test('a bundle of several certificates is kept whole', () => {
+    const encoded = (CaBundle.fromPem(`${TEST_CA_PEM}\n${TEST_CA_PEM}`) as any)._caBundle;
+    expect(Buffer.from(encoded, 'base64').toString()).toBe(`${TEST_CA_PEM}\n${TEST_CA_PEM}\n`);
+  });
+
+  test('never two CA sources on one configuration, whichever they are', () => {
+    expect(() => new ValidatingWebhookConfiguration(Testing.chart(), 'config', {
+      metadata: { annotations: { 'cert-manager.io/inject-ca-from': 'hooks/cert' } },
+      caBundle: CaBundle.fromCertManagerSecret('ca', 'hooks'),
+    })).toThrow('both the cert-manager.io/inject-ca-from annotation and caBundle are set');
+  });
+
   test('never two CA sources on one configuration', () => {
     expect(() => new ValidatingWebhookConfiguration(Testing.chart(), 'config', {
       metadata: { annotations: { 'cert-manager.io/inject-ca-from': 'hooks/cert' } },
@@ -362,6 +392,14 @@ describe('lockout warnings', () => {
   test('rules on webhook configurations have no effect', () => {
     const configs = { apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['v1'], resources: ['validatingwebhookconfigurations'], operations: [Operation.DELETE] };
     expect(warningsFor({ rules: [configs] })).toEqual([expect.stringMatching(/webhooks are never called for ValidatingWebhookConfiguration/)]);
+  });
+
+  test('opting out of the namespace exclusion on a failing-closed pods webhook is warned', () => {
+    expect(warningsFor({ excludeSystemNamespaces: false })).toEqual([
+      expect.stringMatching(/webhooks\[0\].namespaceSelector: with failurePolicy Fail on pods or workloads, this webhook also receives its own namespace \(hooks\) and kube-system/),
+    ]);
+    expect(warningsFor({ excludeSystemNamespaces: false, failurePolicy: FailurePolicy.IGNORE })).toEqual([]);
+    expect(warningsFor({ excludeSystemNamespaces: false, namespaceSelector: { matchLabels: { 'policy.example.com/enforce': 'true' } } })).toEqual([]);
   });
 
   test('a narrow, well-configured webhook has no warnings', () => {

@@ -46,7 +46,7 @@ function duplicateNames(entries: readonly ObjectEntry[]): Violation[] {
     const earlier = first.get(key);
     if (earlier) {
       out.push(violation(e, 'metadata.name',
-        `Duplicate value: ${JSON.stringify(e.name)}: manifest ${earlier.index} is a ${e.kind} with the same name, and one would overwrite the other on apply; rename one`));
+        `Duplicate value: ${JSON.stringify(e.name)}: manifest ${earlier.index} is a ${e.kind} with the same name, and one would overwrite the other on apply; give one a different name`));
     } else {
       first.set(key, e);
     }
@@ -98,18 +98,18 @@ function paramsMismatch(binding: ObjectEntry, policy: ObjectEntry): Violation[] 
 }
 
 /**
- * A first rollout straight to Deny, on a policy that fails closed and matches every resource:
+ * A Deny binding of a policy that fails closed and matches every resource of every group:
  * one bug in an expression, or a policy that cannot be evaluated, blocks writes cluster-wide.
  */
 function clusterWideDeny(binding: ObjectEntry, policy: ObjectEntry): Violation[] {
   const actions = binding.spec.validationActions;
-  if (!Array.isArray(actions) || actions.length !== 1 || actions[0] !== 'Deny') return [];
+  if (!Array.isArray(actions) || !actions.includes('Deny')) return [];
   if ((policy.spec.failurePolicy ?? 'Fail') !== 'Fail') return [];
   const constraints = policy.spec.matchConstraints as { resourceRules?: unknown } | undefined;
   const rules = Array.isArray(constraints?.resourceRules) ? constraints.resourceRules : [];
   const matchesEverything = rules.some((r) => {
-    const resources = (r as { resources?: unknown })?.resources;
-    return Array.isArray(resources) && (resources.includes('*') || resources.includes('*/*'));
+    const { apiGroups, resources } = (r ?? {}) as { apiGroups?: unknown; resources?: unknown };
+    return Array.isArray(apiGroups) && apiGroups.includes('*') && Array.isArray(resources) && (resources.includes('*') || resources.includes('*/*'));
   });
   const bindingMatch = binding.spec.matchResources as { namespaceSelector?: object; resourceRules?: unknown[] } | undefined;
   const narrowed = bindingMatch !== undefined
@@ -118,8 +118,8 @@ function clusterWideDeny(binding: ObjectEntry, policy: ObjectEntry): Violation[]
   if (!matchesEverything || narrowed) return [];
   return [{
     path: 'spec.validationActions',
-    message: `${policy.kind} ${JSON.stringify(policy.name)} matches every resource ('*') with failurePolicy Fail, and this binding only denies: `
-      + 'an expression error or an unavailable parameter would block writes across the cluster, kube-system included. '
+    message: `${policy.kind} ${JSON.stringify(policy.name)} matches every resource of every API group ('*') with failurePolicy Fail, and this `
+      + 'binding denies: an expression error or an unavailable parameter would block writes across the cluster, kube-system included. '
       + 'Roll out with [Warn, Audit] first, narrow the rules, or restrict the binding with matchResources.namespaceSelector',
     severity: ViolationSeverity.WARNING,
     kind: binding.kind,

@@ -18,6 +18,7 @@ export function lintWebhook(webhook: ValidatingWebhook, path: FieldPath): FieldV
   const view: WebhookView = { webhook, path, rules: (webhook.rules ?? []).filter((r) => r) };
   return [
     ...wildcardWithFail(view),
+    ...ownPodsUnprotected(view),
     ...leasesWithoutExclusion(view),
     ...nodesWithFail(view),
     ...longTimeoutOnLeaseSensitive(view),
@@ -53,6 +54,28 @@ function wildcardWithFail({ webhook, path, rules }: WebhookView): FieldViolation
       'matches every resource of every API group with failurePolicy Fail: while the webhook is unavailable, or slow, writes across the '
       + 'cluster fail (leases, events, nodes, even its own pods). List the groups and resources it needs, or use failurePolicy Ignore')]
     : []));
+}
+
+const WORKLOADS: ReadonlyArray<[string, string]> = [
+  ['', 'pods'], ['apps', 'deployments'], ['apps', 'replicasets'], ['apps', 'statefulsets'], ['apps', 'daemonsets'],
+];
+
+/**
+ * A webhook that fails closed on pods or workloads, and whose namespaceSelector neither excludes
+ * its own namespace and kube-system nor opts namespaces in by label: while it is down, its own
+ * pods (and kube-system's) cannot be created, so it cannot come back.
+ */
+function ownPodsUnprotected({ webhook, path, rules }: WebhookView): FieldViolation[] {
+  const namespace = webhook.clientConfig?.service?.namespace;
+  if (!namespace || !failsClosed(webhook) || !rules.some((r) => WORKLOADS.some(([g, res]) => matches(r, g, res)))) return [];
+  const selector = webhook.namespaceSelector ?? {};
+  const optIn = Object.keys(selector.matchLabels ?? {}).length > 0
+    || (selector.matchExpressions ?? []).some((e) => e?.operator === 'In' || e?.operator === 'Exists');
+  if (optIn || excludesNamespaces(webhook, [namespace, 'kube-system'])) return [];
+  return [warning(path.child('namespaceSelector'),
+    `with failurePolicy Fail on pods or workloads, this webhook also receives its own namespace (${namespace}) and kube-system: `
+    + 'while it is down, its own pods cannot be created, so it cannot recover, and control-plane add-ons stop rolling out. Exclude them '
+    + `(kubernetes.io/metadata.name NotIn [${namespace}, kube-system], the default of Webhook.forService), or use failurePolicy Ignore`)];
 }
 
 function leasesWithoutExclusion({ webhook, path, rules }: WebhookView): FieldViolation[] {
