@@ -1,4 +1,4 @@
-import { CelError, CelParsed } from './engine';
+import { CelEnvironment, CelError, CelParsed } from './engine';
 import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
 import { CelIssue, compilationFailed, translateEngineError } from './errors';
 import { postCheckIssues } from './literal-checks';
@@ -46,29 +46,59 @@ export function compileExpression(expression: string, spec: EnvironmentSpec): Co
 }
 
 function compileUncached(expression: string, spec: EnvironmentSpec): CompiledExpression {
-  const env = environmentFor(spec);
+  const result = compileIn(environmentFor(spec), expression, spec.minor);
+  if (result.errors.length > 0 || !result.outputType) return result;
+  const wrongType = resultTypeError(spec, result.outputType);
+  return wrongType ? { errors: [wrongType], outputType: result.outputType } : result;
+}
+
+/**
+ * Parses, type-checks and validates an expression in an environment built by this layer
+ * (environmentFor, or kubernetesEnvironment for other declarations), without a result-type rule.
+ */
+export function compileIn(env: CelEnvironment, expression: string, minor: number): CompiledExpression {
   let program: CelParsed;
   try {
     program = env.parse(expression);
   } catch (e) {
-    return { errors: [failure(expression, [issueOf(e)])] };
+    return { errors: [failure(expression, [issueOf(e, env)])] };
   }
   const checked = program.check();
-  if (!checked.valid) return { errors: [failure(expression, [issueOf(checked.error)])] };
-  const issues = postCheckIssues(program.ast, spec.minor);
+  if (!checked.valid) return { errors: [failure(expression, [issueOf(checked.error, env)])] };
+  const issues = postCheckIssues(program.ast, minor);
   if (issues.length > 0) return { errors: [failure(expression, issues)], outputType: checked.type };
-  const outputType = program.ast.checkedType?.name ?? checked.type ?? 'dyn';
-  const wrongType = resultTypeError(spec, outputType);
-  return wrongType ? { errors: [wrongType], outputType } : { errors: [], outputType, program };
+  return { errors: [], outputType: program.ast.checkedType?.name ?? checked.type ?? 'dyn', program };
 }
 
 function failure(expression: string, issues: readonly CelIssue[]): string {
   return compilationFailed(expression, issues);
 }
 
-function issueOf(error: unknown): CelIssue {
-  if (error && typeof error === 'object' && 'summary' in error) return translateEngineError(error as CelError);
-  return { offset: 0, message: error instanceof Error ? error.message : String(error) };
+function issueOf(error: unknown, env: CelEnvironment): CelIssue {
+  if (!(error && typeof error === 'object' && 'summary' in error)) {
+    return { offset: 0, message: error instanceof Error ? error.message : String(error) };
+  }
+  const issue = translateEngineError(error as CelError);
+  // cel-go reports a function the environment does not declare at all as an undeclared reference.
+  const m = /^found no matching overload for '(\w+)' applied to/.exec(issue.message);
+  if (m && !functionNames(env).has(m[1])) {
+    const node = (error as CelError).node as { op?: string; start?: number; args?: any } | undefined;
+    const offset = node?.op === 'rcall' ? (node.args[1].end as number) + 1 : node?.start ?? issue.offset;
+    return { offset, message: `undeclared reference to '${m[1]}' (in container '')` };
+  }
+  return issue;
+}
+
+const declaredFunctions = new WeakMap<CelEnvironment, ReadonlySet<string>>();
+
+function functionNames(env: CelEnvironment): ReadonlySet<string> {
+  let names = declaredFunctions.get(env);
+  if (!names) {
+    const definitions = (env as unknown as { getDefinitions(): { functions: Array<{ name: string }> } }).getDefinitions();
+    names = new Set(definitions.functions.map((f) => f.name));
+    declaredFunctions.set(env, names);
+  }
+  return names;
 }
 
 /**

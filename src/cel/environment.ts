@@ -64,6 +64,14 @@ function versionEnvironment(minor: number): CelEnvironment {
   return env;
 }
 
+/**
+ * The Kubernetes libraries and options of a target version, with no variables declared: for
+ * declaring other variables (the conformance benchmark) on a fresh copy.
+ */
+export function kubernetesEnvironment(minor: number): CelEnvironment {
+  return versionEnvironment(minor).clone();
+}
+
 function isMutation(field: ExpressionField): boolean {
   return field === ExpressionField.APPLY_CONFIGURATION || field === ExpressionField.JSON_PATCH;
 }

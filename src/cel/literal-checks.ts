@@ -16,12 +16,13 @@ import { isAvailable } from './version-gates';
  *   `duration` and `timestamp`;
  * - before cross-type numeric comparisons (1.28), `1 < 2.0` has no overload;
  * - `cel.bind` (ext.Bindings is not in Kubernetes), the engine's bytes methods and bare
- *   namespace objects are undeclared.
+ *   namespace objects are undeclared, and so is `optional` before optional types (1.28).
  */
 export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
   const issues: CelIssue[] = [];
   const literals = isAvailable('literalValidators', minor);
   const crossNumeric = isAvailable('crossTypeNumericComparisons', minor);
+  const optionals = isAvailable('optionalTypes', minor);
   walk(root, (node, parents) => {
     switch (node.op) {
       case 'list':
@@ -38,7 +39,9 @@ export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
         if (!crossNumeric) mixedNumericComparison(node, issues);
         break;
       case 'id':
-        if (NAMESPACE_OBJECTS.has(node.args) && isNamespace(node) && !isCallReceiver(node, parents[0])) {
+        if (!optionals && node.args === 'optional' && node.checkedType?.name === 'OptionalNamespace') {
+          issues.push({ offset: node.pos, message: "undeclared reference to 'optional' (in container '')" });
+        } else if (NAMESPACE_OBJECTS.has(node.args) && isNamespace(node) && !isCallReceiver(node, parents[0])) {
           issues.push({ offset: node.pos, message: `undeclared reference to '${node.args}' (in container '')` });
         }
         break;

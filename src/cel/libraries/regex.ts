@@ -4,11 +4,13 @@ import { re2 } from '../re2';
 
 /**
  * The Kubernetes regex library (library/regex.go): `<string>.find(re)`, `<string>.findAll(re)`,
- * `<string>.findAll(re, limit)`, with RE2 semantics.
+ * `<string>.findAll(re, limit)`, with RE2 semantics; and the standard global form
+ * `matches(s, re)`, which the engine lacks.
  */
 export const REGEX: CelLibrary = {
   name: 'regex',
   install(env: CelEnvironment) {
+    env.registerFunction('matches(string, string): bool', (s: string, pattern: string) => re2(pattern).matcher(s).find());
     env.registerFunction('string.find(string): string', (s: string, pattern: string) => {
       const m = re2(pattern).matcher(s);
       return m.find() ? m.group() ?? '' : '';

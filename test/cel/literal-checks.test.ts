@@ -1,0 +1,56 @@
+import { check, expectAccepted, expectRejected, headline } from './helpers';
+import { isGoDuration, isRfc3339 } from '../../src/cel/literal-checks';
+
+describe('checks after type-checking', () => {
+  describe('regex literals follow RE2', () => {
+    test.each(["'a'.matches('(?=a)')", "'aa'.matches('(a)\\\\1')", "'a'.matches('a**')", "'a'.matches('[a')", "matches('[a', 'a')"])('%s is rejected', (expression) => {
+      expect(headline(expression)).toMatch(/ERROR: <input>:1:\d+: invalid matches argument$/);
+    });
+
+    test.each(["'A'.matches('(?i)a')", "'é'.matches('^\\\\p{L}+$')", "'a'.matches('(?P<n>a)')", "'x'.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')"])('%s is accepted', (expression) => {
+      expectAccepted(expression);
+    });
+
+    test('the error is at the literal', () => {
+      expect(headline("'abc'.matches('(?=a)')")).toBe('compilation failed: ERROR: <input>:1:15: invalid matches argument');
+    });
+
+    test('patterns that are not literals are checked when evaluated', () => {
+      expectAccepted('object.a.matches(object.b)');
+    });
+  });
+
+  test('duration and timestamp literals', () => {
+    expectAccepted("duration('1h30m') > duration('90s') && duration('-1.5ms') < duration('0')");
+    expectAccepted("timestamp('2024-01-01T00:00:00Z') < timestamp('2024-02-29T12:00:00.5+01:00')");
+    expectRejected("duration('1 hour') > duration('1s')", 'ERROR: <input>:1:10: invalid duration argument');
+    expectRejected("timestamp('2023-02-29T00:00:00Z') == timestamp(0)", 'ERROR: <input>:1:11: invalid timestamp argument');
+    expect(isGoDuration('1h2m3s4ms5us6ns')).toBe(true);
+    expect(isGoDuration('1d')).toBe(false);
+    expect(isRfc3339('2024-01-01T24:00:00Z')).toBe(false);
+    expect(isRfc3339('2024-01-01t10:00:00-07:00')).toBe(true);
+  });
+
+  describe('homogeneous aggregate literals', () => {
+    test('mixed lists and maps are rejected at the first odd element', () => {
+      expect(headline("[1, 'a'].size() > 0")).toBe("compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'");
+      expectRejected("{'a': 1, 'b': 'x'}.size() > 0", "expected type 'int' but found 'string'");
+      expectRejected("{'a': 1, 2: 1}.size() > 0", "expected type 'string' but found 'int'");
+      expectRejected('[1, dyn(2)].size() > 0', "expected type 'int' but found 'dyn'");
+    });
+
+    test('dyn() makes them uniform, and format() arguments are exempt', () => {
+      expectAccepted("[dyn(1), dyn('a')].size() == 2");
+      expectAccepted("'%s: %d'.format(['a', 1]) == 'a: 1'");
+      expectAccepted("'%s'.format([[1, 'a']]) != ''");
+      expectAccepted('[[1], []].size() == 2');
+    });
+  });
+
+  test('what the engine has but Kubernetes does not', () => {
+    expect(headline('cel.bind(x, 1, x == 1)')).toBe("compilation failed: ERROR: <input>:1:1: undeclared reference to 'cel' (in container '')");
+    expectRejected("b'a'.hex() == '61'", "found no matching overload for 'hex' applied to 'bytes.()'");
+    expectRejected('[sets].size() == 1', "undeclared reference to 'sets'");
+    expectAccepted("b'a'.size() == 1");
+  });
+});

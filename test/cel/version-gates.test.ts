@@ -1,0 +1,73 @@
+import { expectAccepted, check } from './helpers';
+import { FEATURES, FeatureName, firstTarget, isAvailable, newExpressionsMinor } from '../../src/cel/version-gates';
+
+/** Expressions that use each library or option; each must compile from the feature's first target on. */
+const USES: Partial<Record<FeatureName, readonly string[]>> = {
+  kubernetesLists: ['[1, 2].isSorted()', '[1, 2].sum() == 3', '[1.5].min() == 1.5', "['a'].max() == 'a'", '[1, 2].indexOf(2) == 1', '[1, 1].lastIndexOf(1) == 1'],
+  regex: ["'abc'.find('b+') == 'b'", "'a1b2'.findAll('[0-9]').size() == 2", "'a1b2'.findAll('[0-9]', 1) == ['1']"],
+  urls: ["url('https://example.com:8443/p?q=1').getHost() == 'example.com:8443'", "isURL('/path')", "url('/p').getQuery().size() == 0"],
+  stringsV0: ["'ab'.charAt(1) == 'b'", "'aaa'.replace('a', 'b', 2) == 'bba'", "'a,b'.split(',').size() == 2", "'  a '.trim() == 'a'", "['a', 'b'].join('-') == 'a-b'"],
+  authz: ["authorizer.path('/healthz').check('get').allowed()", "authorizer.group('apps').resource('deployments').namespace('a').name('b').check('delete').reason() == ''",
+    "authorizer.serviceAccount('ns', 'sa').group('').resource('pods').subresource('exec').check('create').errored()"],
+  quantity: ["quantity('1Gi').isGreaterThan(quantity('1G'))", "isQuantity('500m')", "quantity('1').add(1).asInteger() == 2"],
+  optionalTypes: ['object.?spec.?replicas.orValue(1) == 1', 'optional.of(1).hasValue()', "object.spec[?'x'].hasValue()"],
+  crossTypeNumericComparisons: ['1 < 2.0', '2u >= 1'],
+  sets: ['sets.contains([1, 2], [1])', "sets.equivalent(['a'], ['a'])", 'sets.intersects([1], [2])'],
+  stringsV2: ["'%s has %d'.format(['a', 1]) == 'a has 1'", "strings.quote('a\"b') == 'x'"],
+  ip: ["ip('10.0.0.1').family() == 4", "isIP('::1')", "ip.isCanonical('2001:db8::1')", "ip('fe80::1').isLinkLocalUnicast()", "string(ip('10.0.0.1')) == '10.0.0.1'"],
+  cidr: ["cidr('10.0.0.0/8').containsIP('10.1.2.3')", "isCIDR('10.0.0.0/8')", "cidr('10.0.0.0/8').prefixLength() == 8", "cidr('10.1.0.0/8').masked() == cidr('10.0.0.0/8')"],
+  namedFormats: ["!format.dns1123Label().validate('a-b').hasValue()", "format.named('uuid').hasValue()"],
+  authzSelectors: ["authorizer.group('').resource('pods').fieldSelector('spec.nodeName=a').labelSelector('a=b').check('list').allowed()"],
+  twoVarComprehensions: ['[1, 2].all(i, v, v > i)', "{'a': 1}.exists(k, v, k == 'a' && v == 1)", '[1].existsOne(i, v, v == 1)',
+    '[1, 2].transformList(i, v, v * 2) == [2, 4]', "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}", "[1].transformMapEntry(i, v, {string(v): i}) == {'1': 0}"],
+  semver: ["semver('1.2.3').major() == 1", "isSemver('v1.2', true)", "semver('1.2.3').isLessThan(semver('1.10.0'))"],
+  extListsV3: ['[3, 1].sort() == [1, 3]', 'lists.range(2) == [0, 1]', '[1, 2, 3].slice(0, 2) == [1, 2]', '[[1], [2]].flatten() == [1, 2]',
+    '[1, 1].distinct() == [1]', '[1, 2].reverse() == [2, 1]', '[2, 1].sortBy(x, x) == [1, 2]'],
+};
+
+function target(minor: number): string {
+  return `1.${minor}`;
+}
+
+describe('version gates (new expressions compile against the previous minor)', () => {
+  test('a library introduced in 1.X is usable by new expressions from target 1.(X+1)', () => {
+    expect(newExpressionsMinor(31)).toBe(30);
+    expect(isAvailable('ip', 30)).toBe(false);
+    expect(isAvailable('ip', 31)).toBe(true);
+    expect(firstTarget('semver')).toBe(34);
+  });
+
+  test('every feature with functions has uses under test', () => {
+    for (const [name, feature] of Object.entries(FEATURES)) {
+      if ('library' in feature) expect(USES[name as FeatureName]).toBeDefined();
+    }
+  });
+
+  describe.each(Object.entries(USES) as Array<[FeatureName, readonly string[]]>)('%s', (feature, uses) => {
+    const first = Math.max(firstTarget(feature), 28);
+    test.each(uses)(`%s compiles from ${target(first)}`, (expression) => {
+      expectAccepted(expression, { version: target(first) });
+      expectAccepted(expression, { version: '1.36' });
+    });
+    if (first > 28) {
+      test.each(uses)(`%s is rejected on ${target(first - 1)}`, (expression) => {
+        expect(check(expression, { version: target(first - 1) })).toHaveLength(1);
+      });
+    }
+  });
+
+  test('below its version, a function is an undeclared reference, as in cel-go', () => {
+    expect(check("quantity('1').isInteger()", { version: '1.28' })[0]).toContain("ERROR: <input>:1:1: undeclared reference to 'quantity' (in container '')");
+    expect(check("ip('::1').family() == 6", { version: '1.30' })[0]).toContain("undeclared reference to 'ip' (in container '')");
+    expect(check('[1].sort() == [1]', { version: '1.34' })[0]).toContain("ERROR: <input>:1:5: undeclared reference to 'sort' (in container '')");
+    expect(check('sets.contains([1], [1])', { version: '1.29' })[0]).toContain("undeclared reference to 'sets' (in container '')");
+    expect(check("'%d'.format([1]) == '1'", { version: '1.29' })[0]).toContain("undeclared reference to 'format' (in container '')");
+    expect(check('1 < 2.0', { version: '1.28' })[0]).toContain("ERROR: <input>:1:3: found no matching overload for '_<_' applied to '(int, double)'");
+    expect(check('object.?spec == null', { version: '1.28' })[0]).toContain('Syntax error');
+  });
+
+  test('literal validators run from 1.30 targets (introduced in 1.29)', () => {
+    expectAccepted("duration('1x') > duration('1s')", { version: '1.29' });
+    expect(check("duration('1x') > duration('1s')", { version: '1.30' })[0]).toContain('ERROR: <input>:1:10: invalid duration argument');
+  });
+});
