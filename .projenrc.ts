@@ -99,6 +99,7 @@ const benchCelConformance = project.addTask('bench:cel-conformance', {
 benchCelConformance.prependSpawn(bundleCel);
 const benchCelCompile = project.addTask('bench:cel-compile', {
   description: 'Compile 10,000 realistic expressions, Kubernetes CEL layer against the raw engine',
+  env: { NODE_OPTIONS: '--expose-gc' },
   exec: 'ts-node --project bench/tsconfig.json bench/cel-compile.ts',
   receiveArgs: true,
 });

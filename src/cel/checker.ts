@@ -16,7 +16,7 @@ export interface CompiledExpression {
   readonly errors: readonly string[];
   /** The engine's name of the output type, when the expression type-checks. */
   readonly outputType?: string;
-  /** The parsed and checked program, for evaluation, when the expression compiles. */
+  /** The parsed and checked program, for evaluation, when the expression compiles (not kept in the cache). */
   readonly program?: CelParsed;
 }
 
@@ -34,18 +34,24 @@ const RESULT_TYPES: Partial<Record<ExpressionField, readonly string[]>> = {
 const CACHE_LIMIT = 50_000;
 const compiled = new Map<string, CompiledExpression>();
 
+/**
+ * The errors and output type of an expression, cached per (expression, environment key). Only
+ * the outcome is cached, not the program, so that a large app's cache stays small.
+ */
 export function compileExpression(expression: string, spec: EnvironmentSpec): CompiledExpression {
   const key = `${environmentKey(spec)}\u0000${expression}`;
   let result = compiled.get(key);
   if (!result) {
-    result = compileUncached(expression, spec);
+    const { errors, outputType } = compileProgram(expression, spec);
+    result = { errors, outputType };
     if (compiled.size >= CACHE_LIMIT) compiled.clear();
     compiled.set(key, result);
   }
   return result;
 }
 
-function compileUncached(expression: string, spec: EnvironmentSpec): CompiledExpression {
+/** Compiles an expression for evaluation: the outcome and, when it compiles, the program (not cached). */
+export function compileProgram(expression: string, spec: EnvironmentSpec): CompiledExpression {
   const result = compileIn(environmentFor(spec), expression, spec.minor);
   if (result.errors.length > 0 || !result.outputType) return result;
   const wrongType = resultTypeError(spec, result.outputType);

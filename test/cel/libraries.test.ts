@@ -1,10 +1,10 @@
-import { compileExpression } from '../../src/cel/checker';
+import { compileProgram } from '../../src/cel/checker';
 import { CelAuthorizer } from '../../src/cel/libraries/authz';
 import { ExpressionField } from '../../src/validation/expression-field';
 
 /** Evaluates an expression in the variables environment of the newest version (for the library implementations). */
 function evaluate(expression: string, context: Record<string, unknown> = {}): unknown {
-  const compiled = compileExpression(expression, { field: ExpressionField.VARIABLE, hasParams: true, variables: [], minor: 36 });
+  const compiled = compileProgram(expression, { field: ExpressionField.VARIABLE, hasParams: true, variables: [], minor: 36 });
   if (!compiled.program) throw new Error(compiled.errors.join('\n'));
   return compiled.program(context);
 }
@@ -92,7 +92,7 @@ describe('Kubernetes CEL library implementations (for evaluation)', () => {
     const authorizer = new CelAuthorizer((a) => ({ decision: a.resource === 'pods' && a.verb === 'get' ? 'allow' : 'deny', reason: `checked ${a.resource}` }),
       'alice', { group: 'apps', resource: 'deployments' });
     const context = { authorizer };
-    const compiled = compileExpression(
+    const compiled = compileProgram(
       "authorizer.group('').resource('pods').namespace('a').check('get').allowed() && !authorizer.requestResource.check('delete').allowed() && authorizer.requestResource.check('get').reason() == 'checked deployments'",
       { field: ExpressionField.VALIDATION, hasParams: false, variables: [], minor: 36 });
     expect(compiled.errors).toEqual([]);
@@ -100,11 +100,11 @@ describe('Kubernetes CEL library implementations (for evaluation)', () => {
   });
 
   test('mutation literals evaluate to objects', () => {
-    const compiled = compileExpression('[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("a/b~c"), value: "x"}]',
+    const compiled = compileProgram('[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("a/b~c"), value: "x"}]',
       { field: ExpressionField.JSON_PATCH, hasParams: false, variables: [], minor: 36 });
     const [patch] = compiled.program!({}) as Array<Map<string, unknown>>;
     expect(patch.get('path')).toBe('/metadata/labels/a~1b~0c');
-    const apply = compileExpression('Object{metadata: Object.metadata{labels: {"a": "b"}}}',
+    const apply = compileProgram('Object{metadata: Object.metadata{labels: {"a": "b"}}}',
       { field: ExpressionField.APPLY_CONFIGURATION, hasParams: false, variables: [], minor: 36 });
     expect(apply.program!({})).toEqual({ metadata: { labels: { a: 'b' } } });
   });
