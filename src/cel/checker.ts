@@ -1,6 +1,8 @@
 import { CelEnvironment, CelError, CelParsed } from './engine';
 import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
 import { CelIssue, compilationFailed, translateEngineError } from './errors';
+import { walk } from './ast-walk';
+import { routeMatchesToRe2 } from './libraries/regex';
 import { postCheckIssues } from './literal-checks';
 import { celTypeName } from './type-names';
 import type { ExpressionChecker, ExpressionEnvironment } from '../validation/expression-checker';
@@ -69,6 +71,7 @@ export function compileIn(env: CelEnvironment, expression: string, minor: number
   } catch (e) {
     return { errors: [failure(expression, [issueOf(e, env)])] };
   }
+  walk(program.ast, routeMatchesToRe2);
   const checked = program.check();
   if (!checked.valid) return { errors: [failure(expression, [issueOf(checked.error, env)])] };
   const issues = postCheckIssues(program.ast, minor);

@@ -107,7 +107,8 @@ function isNode(value: unknown): value is CelNode {
 export function translateEngineError(error: CelError): CelIssue {
   const node = error.node as CelNode | undefined;
   const offset = issueOffset(node?.op ? node : undefined, error.range?.start ?? node?.pos ?? 0);
-  const summary = error.summary ?? error.message;
+  // The RE2 route of `<string>.matches()` (libraries/regex.ts) is `matches` to the user.
+  const summary = (error.summary ?? error.message).replace(/__re2_matches/g, 'matches');
   let m: RegExpExecArray | null;
   if (error.name === 'ParseError') return { offset, message: `Syntax error: ${summary}` };
   if ((m = /^Unknown variable: (.+)$/.exec(summary))) {

@@ -47,6 +47,9 @@ export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
         break;
       case 'call':
       case 'rcall':
+        if (functionName(node) === '__re2_matches') {
+          issues.push({ offset: issueOffset(node, node.pos), message: "undeclared reference to '__re2_matches' (in container '')" });
+        }
         if (literals) literalArgument(node, issues);
         notInKubernetes(node, issues);
         break;

@@ -27,6 +27,7 @@ describe('compile errors shaped like cel-go', () => {
       "compilation failed: ERROR: <input>:1:20: found no matching overload for '_+_' applied to '(int, string)'");
     expect(headline('request.foo == 1')).toBe("compilation failed: ERROR: <input>:1:8: undefined field 'foo'");
     expect(headline("'a'.startsWith(1)")).toBe("compilation failed: ERROR: <input>:1:15: found no matching overload for 'startsWith' applied to 'string.(int)'");
+    expect(headline("'a'.matches(1)")).toBe("compilation failed: ERROR: <input>:1:12: found no matching overload for 'matches' applied to 'string.(int)'");
     expect(headline('size(1) == 1')).toBe("compilation failed: ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int)'");
   });
 

@@ -22,7 +22,9 @@ describe('Kubernetes CEL library implementations (for evaluation)', () => {
 
   test('regex (RE2)', () => {
     for (const e of ["'abc123'.find('[0-9]+') == '123'", "'abc'.find('x') == ''", "'a1b22c333'.findAll('[0-9]+') == ['1', '22', '333']",
-      "'a1b22c333'.findAll('[0-9]+', 2) == ['1', '22']", "matches('ABC', '(?i)^abc$')"]) expectTrue(e);
+      "'a1b22c333'.findAll('[0-9]+', 2) == ['1', '22']", "matches('ABC', '(?i)^abc$')", "'ABC'.matches('(?i)^abc$')",
+      "'é'.matches('^\\\\p{L}$')", "'ab'.matches('b')", "!'ab'.matches('^b')"]) expectTrue(e);
+    expect(() => evaluate("'a'.matches(object.re)", { object: { re: '(a)\\1' } })).toThrow(/invalid escape sequence/);
     expect(() => evaluate("'a'.find(object.re)", { object: { re: '(?=a)' } })).toThrow(/invalid or unsupported Perl syntax/);
   });
 

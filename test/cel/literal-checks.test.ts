@@ -52,5 +52,6 @@ describe('checks after type-checking', () => {
     expectRejected("b'a'.hex() == '61'", "found no matching overload for 'hex' applied to 'bytes.()'");
     expectRejected('[sets].size() == 1', "undeclared reference to 'sets'");
     expectAccepted("b'a'.size() == 1");
+    expectRejected("'a'.__re2_matches('a')", "undeclared reference to '__re2_matches'");
   });
 });
