@@ -15,6 +15,10 @@ export { MatchCondition, MatchResources, ParamKind, ParamRef, Variable } from '.
 export { AdmissionPolicyProps } from './policy-props';
 export { AdmissionResource, AdmissionResourceOptions, ResourceRule } from './resource-rule';
 export { RolloutStage } from './rollout-stage';
+export { AdmissionRequest, GroupVersionResource, UserInfo } from './testing/admission-request';
+export { AdmissionResult, PolicyDenial } from './testing/admission-result';
+export { Permission } from './testing/permissions';
+export { PolicyTester, PolicyTesterOptions } from './testing/policy-tester';
 export { AuditAnnotation, IValidatingPolicy, ValidatingPolicy, ValidatingPolicyProps, Validation } from './validating-policy';
 export { ValidatingPolicyBinding, ValidatingPolicyBindingOptions, ValidatingPolicyBindingProps } from './validating-policy-binding';
 export { ValidatingWebhookConfiguration, ValidatingWebhookConfigurationProps } from './validating-webhook-configuration';

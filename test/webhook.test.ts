@@ -2,7 +2,8 @@ import { ApiObject, Chart, Duration, Lazy, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import {
-  AdmissionResource, AdmissionWarnings, CaBundle, FailurePolicy, KubernetesVersion, LabelSelectorOperator, MatchPolicy, MutatingWebhookConfiguration, Operation,
+  AdmissionResource, AdmissionWarnings, CaBundle, FailurePolicy, KubernetesVersion, LabelSelectorOperator, MatchPolicy, MutatingWebhookConfiguration,
+  Operation,
   ReinvocationPolicy, SideEffects, ValidatingWebhookConfiguration, Webhook,
 } from '../src';
 

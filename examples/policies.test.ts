@@ -1,0 +1,39 @@
+// Unit tests of the example app's policies: what a user writes next to their chart.
+import { Testing } from 'cdk8s';
+import { ReplicaLimitChart } from './main';
+import { Operation, PolicyTester } from '../src';
+
+const deployment = (replicas: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop' },
+  spec: { replicas, template: { spec: { containers: [{ name: 'web', image: 'shop/web:1.2.3' }] } } },
+});
+
+describe('replica limit', () => {
+  const tester = PolicyTester.fromChart(new ReplicaLimitChart(Testing.app(), 'admission'));
+
+  test('admits deployments within the limit from the ConfigMap', () => {
+    expect(tester.review({ operation: Operation.CREATE, object: deployment(5) }).allowed).toBe(true);
+  });
+
+  test('denies more replicas, with the message users will see', () => {
+    const result = tester.review({ operation: Operation.CREATE, object: deployment(6) });
+    expect(result.allowed).toBe(false);
+    expect(result.denials.map((d) => d.message)).toEqual([
+      "ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: replicas must be at most 5",
+    ]);
+  });
+
+  test('leaves kube-system alone', () => {
+    const system = { ...deployment(50), metadata: { name: 'coredns', namespace: 'kube-system' } };
+    expect(tester.review({ operation: Operation.UPDATE, object: system, oldObject: system }).allowed).toBe(true);
+  });
+
+  test('warns, but admits, pods with a :latest image', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'debug', namespace: 'shop' }, spec: { containers: [{ name: 'sh', image: 'busybox:latest' }] } };
+    const result = tester.review({ operation: Operation.CREATE, object: pod });
+    expect(result.allowed).toBe(true);
+    expect(result.warnings).toEqual(["Validation failed for ValidatingAdmissionPolicy 'no-latest-tag' with binding 'no-latest-tag': container images must be pinned, not ':latest'"]);
+  });
+});

@@ -1,0 +1,35 @@
+/** One validation that denied a request. */
+export interface PolicyDenial {
+  /** The ValidatingAdmissionPolicy's name. */
+  readonly policy: string;
+  /** The binding's name. */
+  readonly binding: string;
+  /** The message the apiserver returns: `ValidatingAdmissionPolicy 'p' with binding 'b' denied request: ...`. */
+  readonly message: string;
+  /** The validation's own message (from messageExpression, message, or `failed expression: ...`). */
+  readonly validationMessage: string;
+  /** The HTTP reason: `Invalid`, `Forbidden`, `RequestEntityTooLarge` (or `InternalError` for evaluation errors). */
+  readonly reason: string;
+  /**
+   * The index of the failing validation in `spec.validations`.
+   * @default - not a validation (a match condition, parameter or evaluation failure)
+   */
+  readonly expressionIndex?: number;
+}
+
+/** What admission control decided for a request. */
+export interface AdmissionResult {
+  /** True when no policy denied the request. */
+  readonly allowed: boolean;
+  /** Every denial, in policy and validation order. */
+  readonly denials: PolicyDenial[];
+  /** The warnings returned to the client (`Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': ...`). */
+  readonly warnings: string[];
+  /** The audit annotations recorded: `<policy>/<key>` and `validation.policy.admission.k8s.io/validation_failure`. */
+  readonly auditAnnotations: { [key: string]: string };
+  /**
+   * The object after the mutating policies, when any mutated it.
+   * @default - no mutation
+   */
+  readonly patchedObject?: any;
+}

@@ -1,0 +1,159 @@
+// Evaluates admission expressions with the same CEL environments the validator compiles them in.
+import { compileProgram, CompiledExpression } from '../cel/checker';
+import { environmentKey, EnvironmentSpec } from '../cel/environment';
+import { ExpressionField } from '../validation/expression-field';
+import type * as wire from '../wire/admissionregistration';
+
+/** The variables of one evaluation (`object`, `request`, `params`, ...), as plain JSON. */
+export interface Activation {
+  readonly object: unknown;
+  readonly oldObject: unknown;
+  readonly namespaceObject: unknown;
+  readonly request: unknown;
+  readonly params?: unknown;
+  /** The `authorizer` (a runtime object, passed as is). */
+  readonly authorizer?: unknown;
+}
+
+export type Evaluation = { readonly value: unknown } | { readonly error: string };
+
+/** One policy evaluation's expressions: variables are evaluated lazily, at most once. */
+export class EvaluationScope {
+  private readonly cache = new Map<string, Evaluation>();
+  private readonly variablesObject: { [name: string]: unknown } = {};
+  private celContext?: { [name: string]: unknown };
+
+  public constructor(
+    private readonly minor: number,
+    private readonly variables: readonly wire.Variable[],
+    private readonly hasParams: boolean,
+    private readonly activation: Activation,
+  ) {
+    variables.forEach((v, i) => {
+      Object.defineProperty(this.variablesObject, v.name, {
+        enumerable: true,
+        get: () => {
+          const result = this.variable(i);
+          if ('error' in result) throw new Error(`composited variable "${v.name}" fails to evaluate: ${result.error}`);
+          return result.value;
+        },
+      });
+    });
+  }
+
+  public evaluate(expression: string, field: ExpressionField): Evaluation {
+    return this.run(expression, field, this.variables.map((v) => v.name));
+  }
+
+  /** The activation as CEL values, converted once per scope. */
+  private context(): { [name: string]: unknown } {
+    this.celContext ??= {
+      object: toCel(this.activation.object),
+      oldObject: toCel(this.activation.oldObject),
+      namespaceObject: toCel(this.activation.namespaceObject),
+      request: toCel(this.activation.request),
+      ...(this.hasParams ? { params: toCel(this.activation.params ?? null) } : {}),
+      ...(this.activation.authorizer ? { authorizer: this.activation.authorizer } : {}),
+    };
+    return this.celContext;
+  }
+
+  private variable(index: number): Evaluation {
+    const v = this.variables[index];
+    const cached = this.cache.get(v.name);
+    if (cached) return cached;
+    const result = this.run(v.expression, ExpressionField.VARIABLE, this.variables.slice(0, index).map((x) => x.name));
+    this.cache.set(v.name, result);
+    return result;
+  }
+
+  private run(expression: string, field: ExpressionField, variableNames: readonly string[]): Evaluation {
+    const usesVariables = field !== ExpressionField.MATCH_CONDITION && variableNames.length > 0;
+    const spec: EnvironmentSpec = {
+      field,
+      hasParams: this.hasParams,
+      variables: usesVariables ? variableNames.map((name) => ({ name, type: 'dyn' })) : [],
+      minor: this.minor,
+    };
+    const compiled = program(expression, spec);
+    if (!compiled.program) return { error: compiled.errors.join('; ') };
+    try {
+      const base = this.context();
+      return { value: fromCel(compiled.program(usesVariables ? { ...base, variables: this.variablesObject } : base)) };
+    } catch (e) {
+      return { error: celErrorMessage(e) };
+    }
+  }
+}
+
+const PROGRAM_CACHE_LIMIT = 10_000;
+const programs = new Map<string, CompiledExpression>();
+
+/** A compiled program per (environment, expression): a tester evaluates the same few many times. */
+function program(expression: string, spec: EnvironmentSpec): CompiledExpression {
+  const key = `${environmentKey(spec)}\u0000${expression}`;
+  let compiled = programs.get(key);
+  if (!compiled) {
+    compiled = compileProgram(expression, spec);
+    if (programs.size >= PROGRAM_CACHE_LIMIT) programs.clear();
+    programs.set(key, compiled);
+  }
+  return compiled;
+}
+
+/** Creates evaluation scopes for a target Kubernetes minor. */
+export class CelRuntime {
+  public constructor(private readonly minor: number) {}
+
+  public scope(variables: readonly wire.Variable[], hasParams: boolean, activation: Activation): EvaluationScope {
+    return new EvaluationScope(this.minor, variables, hasParams, activation);
+  }
+}
+
+/**
+ * Converted objects, by identity. The tester never changes an object it has converted (a review
+ * works on its own copy of the request's object, and manifests are read-only), so an object met
+ * again (the same params or Namespace for every binding) is converted once.
+ */
+const converted = new WeakMap<object, unknown>();
+
+/** JSON → CEL values: integral numbers are CEL ints (bigint), as the apiserver's unstructured objects have int64. */
+export function toCel(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (!value || typeof value !== 'object') return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return value;
+  let result = converted.get(value);
+  if (result === undefined) {
+    if (Array.isArray(value)) {
+      result = Array.from(value, toCel);
+    } else {
+      const out: { [key: string]: unknown } = {};
+      for (const key of Object.keys(value)) out[key] = toCel((value as { [key: string]: unknown })[key]);
+      result = out;
+    }
+    converted.set(value, result);
+  }
+  return result;
+}
+
+/** CEL → JSON values: ints back to numbers, maps and objects to plain objects. */
+export function fromCel(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return Array.from(value, fromCel);
+  if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([k, v]) => [String(k), fromCel(v)]));
+  if (value && typeof value === 'object') {
+    const inner = (value as { valueOf?: () => unknown }).valueOf?.();
+    if (inner !== value && (typeof inner === 'bigint' || typeof inner === 'number')) return Number(inner);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromCel(v)]));
+  }
+  return value;
+}
+
+/** The engine's error text, in the apiserver's words where they differ (`no such key: x`). */
+function celErrorMessage(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const firstLine = message.split('\n')[0];
+  const noSuchKey = /^No such key: (.+)$/i.exec(firstLine);
+  return noSuchKey ? `no such key: ${noSuchKey[1]}` : firstLine;
+}

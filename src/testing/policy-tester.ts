@@ -1,0 +1,359 @@
+import { Chart } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
+import { CelAuthorizer } from '../cel/libraries/authz';
+import { Operation } from '../enums';
+import { KubernetesVersion } from '../kubernetes-version';
+import { AdmissionRequest } from './admission-request';
+import { AdmissionResult, PolicyDenial } from './admission-result';
+import { applyMutation } from './apply-mutation';
+import { Activation, CelRuntime, EvaluationScope } from './cel-runtime';
+import { matchResourcesMatch, RequestAttributes } from './matching';
+import { resolveParams } from './params';
+import { decideWith, Permission } from './permissions';
+import { builtInResource, groupVersionKind } from './resource-table';
+import { ExpressionField } from '../validation/expression-field';
+import type * as wire from '../wire/admissionregistration';
+
+/** Options of PolicyTester. */
+export interface PolicyTesterOptions {
+  /**
+   * The Kubernetes version whose CEL environment expressions are evaluated in.
+   * @default KubernetesVersion.LATEST
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
+
+  /**
+   * What users may do, for `authorizer` checks in expressions.
+   * @default - nothing: every authorizer check returns "no opinion" (`allowed()` is false)
+   */
+  readonly permissions?: Permission[];
+}
+
+const GROUP = 'admissionregistration.k8s.io/';
+const AUDIT_FAILURE_KEY = 'validation.policy.admission.k8s.io/validation_failure';
+const MAX_MESSAGE_BYTES = 5 * 1024;
+
+interface Named<T> { readonly metadata?: { readonly name?: string }; readonly spec?: T }
+type Vap = Named<wire.ValidatingAdmissionPolicySpec>;
+type Vapb = Named<wire.ValidatingAdmissionPolicyBindingSpec>;
+type Map_ = Named<wire.MutatingAdmissionPolicySpec>;
+type Mapb = Named<wire.MutatingAdmissionPolicyBindingSpec>;
+
+/**
+ * Unit-tests admission policies without a cluster: give it the policies, bindings, parameter
+ * objects and Namespaces (from a chart or manifests), then `review()` requests and assert what
+ * the apiserver would decide, with the messages it would return.
+ *
+ * Mutating policies run first (in name order, with reinvocation), then validating policies on the
+ * mutated object.
+ */
+export class PolicyTester {
+  /** A tester for the manifests of a chart (synthesized, so the chart's checks run first). */
+  public static fromChart(chart: Chart, options: PolicyTesterOptions = {}): PolicyTester {
+    return new PolicyTester(chart.toJson(), options);
+  }
+
+  /** A tester for manifests: parsed objects, or YAML documents (see `fromYaml`). */
+  public static fromManifests(manifests: any[], options: PolicyTesterOptions = {}): PolicyTester {
+    return new PolicyTester(manifests, options);
+  }
+
+  /** A tester for a multi-document YAML text. */
+  public static fromYaml(yaml: string, options: PolicyTesterOptions = {}): PolicyTester {
+    return new PolicyTester(parseAllDocuments(yaml).map((d) => d.toJS()), options);
+  }
+
+  private readonly manifests: readonly any[];
+  private readonly runtime: CelRuntime;
+  private readonly byKind = new Map<string, any[]>();
+  private readonly decide: ReturnType<typeof decideWith>;
+
+  private constructor(manifests: readonly any[], options: PolicyTesterOptions) {
+    this.manifests = (manifests ?? []).filter((m) => m && typeof m === 'object');
+    this.decide = decideWith(options.permissions ?? []);
+    this.runtime = new CelRuntime((options.kubernetesVersion ?? KubernetesVersion.LATEST).minor);
+  }
+
+  /** What admission control decides for `request`. */
+  public review(request: AdmissionRequest): AdmissionResult {
+    const base = this.attributes(request);
+    let object = request.object === undefined ? undefined : deepCopy(request.object);
+    const mutated = this.mutate(request, base, object);
+    object = mutated.object;
+    const attributes = mutated.changed ? this.attributes({ ...request, object }) : base;
+    const result = this.validate(request, attributes, object);
+    const denials = [...mutated.denials, ...result.denials];
+    return { ...result, denials, allowed: denials.length === 0, ...(mutated.changed ? { patchedObject: object } : {}) };
+  }
+
+  /** The admissionregistration objects of a kind, in name order (computed once). */
+  private of<T>(kind: string): T[] {
+    let objects = this.byKind.get(kind);
+    if (!objects) {
+      objects = this.manifests
+        .filter((m) => m.kind === kind && typeof m.apiVersion === 'string' && m.apiVersion.startsWith(GROUP))
+        .sort((a, b) => String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
+      this.byKind.set(kind, objects);
+    }
+    return objects;
+  }
+
+  private attributes(request: AdmissionRequest): RequestAttributes {
+    const object = request.object ?? request.oldObject;
+    const gvk = groupVersionKind(object);
+    const known = gvk ? builtInResource(gvk) : undefined;
+    const resource = request.resource ?? (gvk && known ? { group: gvk.group, version: gvk.version, resource: known.resource } : undefined);
+    if (!resource) {
+      throw new Error(`cannot infer the resource of ${gvk ? `${gvk.group || 'core'}/${gvk.version} ${gvk.kind}` : 'a request without an object'}: `
+        + 'give `resource: { group, version, resource }` in the request (needed for custom resources)');
+    }
+    if (request.operation === Operation.ALL) throw new Error('a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
+    const namespace = request.namespace ?? object?.metadata?.namespace ?? '';
+    const namespaced = known ? known.namespaced : namespace !== '';
+    return {
+      operation: request.operation,
+      group: resource.group,
+      version: resource.version,
+      resource: resource.resource,
+      subResource: request.subResource ?? '',
+      name: request.name ?? object?.metadata?.name ?? '',
+      namespace,
+      namespaced,
+      isNamespaceObject: resource.group === '' && resource.resource === 'namespaces',
+      objectLabels: request.object?.metadata?.labels ?? (request.object ? {} : undefined),
+      oldObjectLabels: request.oldObject?.metadata?.labels ?? (request.oldObject ? {} : undefined),
+      namespaceLabels: this.namespaceObject(request, namespace)?.metadata?.labels ?? {},
+    };
+  }
+
+  private namespaceObject(request: AdmissionRequest, namespace: string): any {
+    if (request.namespaceObject) return request.namespaceObject;
+    if (!namespace) return null;
+    return this.manifests.find((m) => m.kind === 'Namespace' && m.metadata?.name === namespace)
+      ?? { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } };
+  }
+
+  private activation(request: AdmissionRequest, a: RequestAttributes, object: unknown): Activation {
+    const u = request.userInfo ?? {};
+    const username = u.username ?? 'test-user';
+    return {
+      authorizer: new CelAuthorizer(this.decide, username,
+        { group: a.group, resource: a.resource, subresource: a.subResource, namespace: a.namespace, name: a.name }),
+      object: object ?? null,
+      oldObject: request.oldObject ?? null,
+      namespaceObject: a.namespaced ? this.namespaceObject(request, a.namespace) : null,
+      request: {
+        kind: requestKind(request, object),
+        resource: { group: a.group, version: a.version, resource: a.resource },
+        subResource: a.subResource,
+        requestKind: requestKind(request, object),
+        requestResource: { group: a.group, version: a.version, resource: a.resource },
+        requestSubResource: a.subResource,
+        name: a.name,
+        namespace: a.namespace,
+        operation: a.operation,
+        userInfo: { username, uid: u.uid ?? '', groups: u.groups ?? ['system:authenticated'], extra: u.extra ?? {} },
+        dryRun: request.dryRun ?? false,
+        options: null,
+      },
+    };
+  }
+
+  private mutate(request: AdmissionRequest, a: RequestAttributes, input: unknown): { object: unknown; changed: boolean; denials: PolicyDenial[] } {
+    let object = input;
+    let changed = false;
+    const denials: PolicyDenial[] = [];
+    const policies = this.of<Map_>('MutatingAdmissionPolicy');
+    const bindings = this.of<Mapb>('MutatingAdmissionPolicyBinding');
+    const runPolicy = (policy: Map_): boolean => {
+      let policyChanged = false;
+      const spec = policy.spec ?? {};
+      const policyName = policy.metadata?.name ?? '';
+      const failsClosed = (spec.failurePolicy ?? 'Fail') === 'Fail';
+      for (const binding of bindings.filter((b) => b.spec?.policyName === policyName)) {
+        if (!this.policyApplies(spec, binding.spec?.matchResources, a)) continue;
+        const bindingName = binding.metadata?.name ?? '';
+        const fail = (message: string, mutationIndex?: number) => {
+          if (!failsClosed) return;
+          denials.push({
+            policy: policyName,
+            binding: bindingName,
+            validationMessage: message,
+            reason: 'InternalError',
+            message: `policy '${policyName}' with binding '${bindingName}' denied request: ${message}`,
+            ...(mutationIndex !== undefined ? { expressionIndex: mutationIndex } : {}),
+          });
+        };
+        const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace);
+        if (params.kind === 'notFound') {
+          if (params.action === 'Deny') fail('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+          continue;
+        }
+        if (params.kind === 'error') {
+          fail(`failed to configure binding: ${params.message}`);
+          continue;
+        }
+        const hasParams = params.kind === 'objects';
+        for (const param of hasParams ? params.objects : [undefined]) {
+          const activation = { ...this.activation(request, a, object), ...(hasParams ? { params: param ?? null } : {}) };
+          const scope = this.runtime.scope(spec.variables ?? [], hasParams, activation);
+          if (!this.conditionsHold(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m))) continue;
+          (spec.mutations ?? []).forEach((mutation, i) => {
+            const jsonPatch = mutation.patchType === 'JSONPatch';
+            const expression = (jsonPatch ? mutation.jsonPatch?.expression : mutation.applyConfiguration?.expression) ?? '';
+            const value = scope.evaluate(expression, jsonPatch ? ExpressionField.JSON_PATCH : ExpressionField.APPLY_CONFIGURATION);
+            if ('error' in value) return fail(`expression '${expression}' resulted in error: ${value.error}`, i);
+            let next: unknown;
+            try {
+              next = applyMutation(object, mutation.patchType ?? '', value.value);
+            } catch (e) {
+              return fail(`failed to apply mutation ${i}: ${(e as Error).message}`, i);
+            }
+            if (JSON.stringify(next) !== JSON.stringify(object)) {
+              object = next;
+              policyChanged = true;
+            }
+          });
+        }
+      }
+      return policyChanged;
+    };
+    const changedBy: boolean[] = policies.map((p) => runPolicy(p));
+    changed = changedBy.some((c) => c);
+    // Reinvocation: once, for IfNeeded policies, when a later policy changed the object.
+    policies.forEach((p, i) => {
+      if (p.spec?.reinvocationPolicy === 'IfNeeded' && changedBy.slice(i + 1).some((c) => c)) {
+        if (runPolicy(p)) changed = true;
+      }
+    });
+    return { object, changed, denials };
+  }
+
+  private validate(request: AdmissionRequest, a: RequestAttributes, object: unknown): Omit<AdmissionResult, 'patchedObject'> {
+    const denials: PolicyDenial[] = [];
+    const warnings: string[] = [];
+    const auditAnnotations: { [key: string]: string } = {};
+    const auditFailures: object[] = [];
+    const base = this.activation(request, a, object);
+    for (const policy of this.of<Vap>('ValidatingAdmissionPolicy')) {
+      const spec = policy.spec ?? {};
+      const policyName = policy.metadata?.name ?? '';
+      for (const binding of this.of<Vapb>('ValidatingAdmissionPolicyBinding').filter((b) => b.spec?.policyName === policyName)) {
+        if (!this.policyApplies(spec, binding.spec?.matchResources, a)) continue;
+        const bindingName = binding.metadata?.name ?? '';
+        const actions = binding.spec?.validationActions ?? [];
+        const fail = (validationMessage: string, reason: string, expressionIndex?: number) => {
+          if (actions.includes('Deny')) {
+            denials.push({
+              policy: policyName,
+              binding: bindingName,
+              validationMessage,
+              reason,
+              message: `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}' denied request: ${validationMessage}`,
+              ...(expressionIndex !== undefined ? { expressionIndex } : {}),
+            });
+          }
+          if (actions.includes('Warn')) {
+            warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': ${validationMessage}`);
+          }
+          if (actions.includes('Audit')) {
+            auditFailures.push({
+              message: validationMessage,
+              policy: policyName,
+              binding: bindingName,
+              expressionIndex: expressionIndex ?? -1,
+              validationActions: actions,
+            });
+          }
+        };
+        const failsClosed = (spec.failurePolicy ?? 'Fail') === 'Fail';
+        const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace);
+        if (params.kind === 'notFound') {
+          if (params.action === 'Deny' && failsClosed) fail('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction', 'Invalid');
+          continue;
+        }
+        if (params.kind === 'error') {
+          if (failsClosed) fail(`failed to configure binding: ${params.message}`, 'Invalid');
+          continue;
+        }
+        const hasParams = params.kind === 'objects';
+        for (const param of hasParams ? params.objects : [undefined]) {
+          const activation = hasParams ? { ...base, params: param ?? null } : base;
+          const scope = this.runtime.scope(spec.variables ?? [], hasParams, activation);
+          if (!this.conditionsHold(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m, 'Invalid'))) continue;
+          (spec.validations ?? []).forEach((v, i) => {
+            const result = scope.evaluate(v.expression, ExpressionField.VALIDATION);
+            if ('error' in result) {
+              if (failsClosed) fail(`expression '${v.expression}' resulted in error: ${result.error}`, 'Invalid', i);
+              return;
+            }
+            if (result.value === true) return;
+            fail(this.messageFor(v, scope), v.reason ?? 'Invalid', i);
+          });
+          for (const annotation of spec.auditAnnotations ?? []) {
+            const result = scope.evaluate(annotation.valueExpression, ExpressionField.AUDIT_ANNOTATION_VALUE);
+            if ('error' in result) {
+              if (failsClosed) fail(`valueExpression '${annotation.valueExpression}' resulted in error: ${result.error}`, 'Invalid');
+              continue;
+            }
+            if (typeof result.value === 'string' && result.value.trim() !== '') auditAnnotations[`${policyName}/${annotation.key}`] = result.value.trim();
+          }
+        }
+      }
+    }
+    if (auditFailures.length > 0) auditAnnotations[AUDIT_FAILURE_KEY] = JSON.stringify(auditFailures);
+    return { allowed: denials.length === 0, denials, warnings, auditAnnotations };
+  }
+
+  /** The policy's own constraints and the binding's matchResources both select the request. */
+  private policyApplies(
+    spec: { matchConstraints?: wire.MatchResources } | undefined, bindingMatch: wire.MatchResources | undefined, a: RequestAttributes,
+  ): boolean {
+    if (!spec?.matchConstraints || !matchResourcesMatch(spec.matchConstraints, a, true)) return false;
+    return !bindingMatch || matchResourcesMatch(bindingMatch, a, false);
+  }
+
+  /**
+   * Any false match condition skips the policy; an error (with none false) skips it under
+   * failurePolicy Ignore and fails the request under Fail.
+   */
+  private conditionsHold(
+    conditions: readonly wire.MatchCondition[], scope: EvaluationScope, failurePolicy: string | undefined, onError: (message: string) => void,
+  ): boolean {
+    let error: string | undefined;
+    for (const c of conditions) {
+      const result = scope.evaluate(c.expression, ExpressionField.MATCH_CONDITION);
+      if ('error' in result) {
+        error = error ?? `failed to evaluate match condition '${c.name}': ${result.error}`;
+        continue;
+      }
+      if (result.value !== true) return false;
+    }
+    if (error === undefined) return true;
+    if ((failurePolicy ?? 'Fail') === 'Fail') onError(error);
+    return false;
+  }
+
+  /** messageExpression (a non-empty, one-line string of at most 5 KiB), else message, else `failed expression: ...`. */
+  private messageFor(v: wire.Validation, scope: EvaluationScope): string {
+    if (v.messageExpression) {
+      const result = scope.evaluate(v.messageExpression, ExpressionField.MESSAGE_EXPRESSION);
+      if (!('error' in result) && typeof result.value === 'string') {
+        const text = result.value.trim();
+        if (text !== '' && !/[\r\n]/.test(text) && Buffer.byteLength(text) <= MAX_MESSAGE_BYTES) return text;
+      }
+    }
+    if (v.message && v.message.trim() !== '') return v.message.trim();
+    return `failed expression: ${v.expression.trim()}`;
+  }
+}
+
+function requestKind(request: AdmissionRequest, object: unknown) {
+  const gvk = groupVersionKind(object ?? request.oldObject);
+  return gvk ? { group: gvk.group, version: gvk.version, kind: gvk.kind } : { group: '', version: '', kind: '' };
+}
+
+/** A deep copy made with this realm's JSON (structuredClone's objects come from another realm under jest). */
+function deepCopy<T>(value: T): T {
+  return value === undefined ? value : JSON.parse(JSON.stringify(value));
+}

@@ -1,0 +1,338 @@
+// Behaviour follows the Kubernetes documentation of ValidatingAdmissionPolicy
+// (https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/), the
+// MutatingAdmissionPolicy page, and the apiserver's validator/dispatcher as summarised in the
+// project's cel-environment notes (section 3.6): message precedence, failurePolicy handling,
+// validationActions and the exact response texts.
+import { Testing } from 'cdk8s';
+import { AdmissionResource, Operation, PolicyTester, ValidatingPolicy, ValidationAction } from '../../src';
+
+const G = 'admissionregistration.k8s.io/v1';
+
+function vap(name: string, spec: object): any {
+  return {
+    apiVersion: G,
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'] }] },
+      validations: [{ expression: 'object.spec.replicas <= 5', message: 'at most 5 replicas' }],
+      ...spec,
+    },
+  };
+}
+function vapb(name: string, policyName: string, spec: object = {}): any {
+  return { apiVersion: G, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName, validationActions: ['Deny'], ...spec } };
+}
+function deployment(replicas: number | undefined, metadata: object = {}): any {
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'team-a', ...metadata }, spec: replicas === undefined ? {} : { replicas } };
+}
+const create = (object: any, extra: object = {}) => ({ operation: Operation.CREATE, object, ...extra });
+
+describe('decisions', () => {
+  test('denies with the apiserver\'s message format', () => {
+    const tester = PolicyTester.fromManifests([vap('max-replicas', {}), vapb('max-replicas-binding', 'max-replicas')]);
+    expect(tester.review(create(deployment(3)))).toEqual({ allowed: true, denials: [], warnings: [], auditAnnotations: {} });
+    expect(tester.review(create(deployment(9)))).toEqual({
+      allowed: false,
+      denials: [{
+        policy: 'max-replicas',
+        binding: 'max-replicas-binding',
+        reason: 'Invalid',
+        expressionIndex: 0,
+        validationMessage: 'at most 5 replicas',
+        message: "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: at most 5 replicas",
+      }],
+      warnings: [],
+      auditAnnotations: {},
+    });
+  });
+
+  test('validations run in order, each failure reported with its index and reason', () => {
+    const tester = PolicyTester.fromManifests([
+      vap('p', {
+        validations: [
+          { expression: 'object.spec.replicas > 0', reason: 'Forbidden' },
+          { expression: 'object.spec.replicas <= 5', reason: 'Forbidden' },
+          { expression: 'object.metadata.name != "web"', reason: 'RequestEntityTooLarge' },
+        ],
+      }),
+      vapb('b', 'p'),
+    ]);
+    const { denials } = tester.review(create(deployment(9)));
+    expect(denials.map((d) => [d.expressionIndex, d.reason])).toEqual([[1, 'Forbidden'], [2, 'RequestEntityTooLarge']]);
+  });
+
+  describe('messages', () => {
+    const review = (validation: object) => PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'object.spec.replicas <= 5', ...validation }] }), vapb('b', 'p')])
+      .review(create(deployment(9))).denials[0].validationMessage;
+
+    test('messageExpression first', () => expect(review({ message: 'static', messageExpression: "'too many: ' + string(object.spec.replicas)" })).toBe('too many: 9'));
+    test('message when messageExpression is empty, has line breaks or fails', () => {
+      expect(review({ message: 'static', messageExpression: "''" })).toBe('static');
+      expect(review({ message: 'static', messageExpression: "'a\\nb'" })).toBe('static');
+      expect(review({ message: 'static', messageExpression: 'string(object.spec.missing)' })).toBe('static');
+    });
+    test('failed expression: <expression> without either', () => expect(review({ expression: '  object.spec.replicas <= 5 ' })).toBe('failed expression: object.spec.replicas <= 5'));
+  });
+
+  describe('failurePolicy on evaluation errors', () => {
+    test('Fail denies with the CEL error', () => {
+      const tester = PolicyTester.fromManifests([vap('p', {}), vapb('b', 'p')]);
+      expect(tester.review(create(deployment(undefined))).denials[0].validationMessage).toBe(
+        "expression 'object.spec.replicas <= 5' resulted in error: no such key: replicas");
+    });
+    test('Ignore lets the request through', () => {
+      const tester = PolicyTester.fromManifests([vap('p', { failurePolicy: 'Ignore' }), vapb('b', 'p')]);
+      expect(tester.review(create(deployment(undefined))).allowed).toBe(true);
+    });
+  });
+
+  describe('validationActions', () => {
+    const review = (actions: string[]) => PolicyTester.fromManifests([vap('p', {}), vapb('b', 'p', { validationActions: actions })]).review(create(deployment(9)));
+
+    test('Warn returns the apiserver\'s warning text and admits', () => {
+      expect(review(['Warn'])).toEqual({
+        allowed: true,
+        denials: [],
+        auditAnnotations: {},
+        warnings: ["Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': at most 5 replicas"],
+      });
+    });
+    test('Audit records validation_failure and admits', () => {
+      const result = review(['Audit']);
+      expect(result.allowed).toBe(true);
+      expect(JSON.parse(result.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'])).toEqual([
+        { message: 'at most 5 replicas', policy: 'p', binding: 'b', expressionIndex: 0, validationActions: ['Audit'] },
+      ]);
+    });
+    test('Deny with Audit does both', () => {
+      const result = review(['Deny', 'Audit']);
+      expect(result.allowed).toBe(false);
+      expect(Object.keys(result.auditAnnotations)).toEqual(['validation.policy.admission.k8s.io/validation_failure']);
+    });
+  });
+
+  test('audit annotations are published as <policy>/<key>; null and empty values are left out', () => {
+    const tester = PolicyTester.fromManifests([vap('p', {
+      validations: [],
+      auditAnnotations: [
+        { key: 'replicas', valueExpression: "'replicas: ' + string(object.spec.replicas)" },
+        { key: 'never', valueExpression: 'null' },
+        { key: 'empty', valueExpression: "'  '" },
+      ],
+    }), vapb('b', 'p')]);
+    expect(tester.review(create(deployment(2))).auditAnnotations).toEqual({ 'p/replicas': 'replicas: 2' });
+  });
+
+  test('variables are evaluated lazily: an unused failing variable is harmless', () => {
+    const tester = PolicyTester.fromManifests([vap('p', {
+      variables: [{ name: 'broken', expression: 'object.spec.missing.field' }, { name: 'max', expression: '5' }],
+      validations: [{ expression: 'object.spec.replicas <= variables.max' }],
+    }), vapb('b', 'p')]);
+    expect(tester.review(create(deployment(3))).allowed).toBe(true);
+    expect(tester.review(create(deployment(6))).allowed).toBe(false);
+  });
+
+  test('a failing variable is reported as the apiserver words it', () => {
+    const tester = PolicyTester.fromManifests([vap('p', {
+      variables: [{ name: 'max', expression: 'int(object.spec.limit)' }],
+      validations: [{ expression: 'object.spec.replicas <= variables.max' }],
+    }), vapb('b', 'p')]);
+    expect(tester.review(create(deployment(3))).denials[0].validationMessage).toMatch(/composited variable "max" fails to evaluate: no such key: limit/);
+  });
+});
+
+describe('matching', () => {
+  const tester = (policySpec: object, bindingSpec: object = {}, extra: any[] = []) =>
+    PolicyTester.fromManifests([vap('p', policySpec), vapb('b', 'p', bindingSpec), ...extra]);
+  const denied = (t: PolicyTester, request: any) => !t.review(request).allowed;
+
+  test('operations, groups, versions and resources of the rules', () => {
+    const t = tester({});
+    expect(denied(t, create(deployment(9)))).toBe(true);
+    expect(denied(t, { operation: Operation.DELETE, oldObject: deployment(9) })).toBe(false);
+    expect(denied(t, create({ ...deployment(9), apiVersion: 'apps/v1beta2' }))).toBe(true); // Equivalent: other versions match
+    const exact = tester({ matchConstraints: { matchPolicy: 'Exact', resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'] }] } });
+    expect(denied(exact, create({ ...deployment(9), apiVersion: 'apps/v1beta2' }))).toBe(false);
+    expect(denied(exact, { operation: Operation.DELETE, oldObject: deployment(9), object: deployment(9) })).toBe(true);
+  });
+
+  test('subresources: a bare resource does not match its subresources; r/* matches r and all of them', () => {
+    const t = tester({});
+    expect(denied(t, create(deployment(9), { subResource: 'scale' }))).toBe(false);
+    const scale = tester({ matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments/*'] }] } });
+    expect(denied(scale, create(deployment(9), { subResource: 'scale' }))).toBe(true);
+    expect(denied(scale, create(deployment(9)))).toBe(true);
+  });
+
+  test('resourceNames and scope', () => {
+    const named = tester({ matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'], resourceNames: ['api'] }] } });
+    expect(denied(named, create(deployment(9)))).toBe(false);
+    expect(denied(named, create(deployment(9, { name: 'api' })))).toBe(true);
+    const cluster = tester({ matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'], scope: 'Cluster' }] } });
+    expect(denied(cluster, create(deployment(9)))).toBe(false);
+  });
+
+  test('excludeResourceRules win over resourceRules', () => {
+    const t = tester({
+      matchConstraints: {
+        resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }],
+        excludeResourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }],
+      },
+    });
+    expect(denied(t, create(deployment(9)))).toBe(false);
+    expect(denied(t, { operation: Operation.UPDATE, object: deployment(9), oldObject: deployment(1) })).toBe(true);
+  });
+
+  test('namespaceSelector against the Namespaces given, or the request\'s namespaceObject', () => {
+    const selector = { matchLabels: { env: 'prod' } };
+    const rules = [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'] }];
+    const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { env: 'prod' } } };
+    const withNs = tester({ matchConstraints: { namespaceSelector: selector, resourceRules: rules } }, {}, [namespace]);
+    expect(denied(withNs, create(deployment(9)))).toBe(true);
+    expect(denied(withNs, create(deployment(9, { namespace: 'other' })))).toBe(false);
+    expect(denied(withNs, create(deployment(9, { namespace: 'other' }), { namespaceObject: { metadata: { name: 'other', labels: { env: 'prod' } } } }))).toBe(true);
+  });
+
+  test('cluster-scoped objects are not filtered by namespaceSelector, except Namespaces by their own labels', () => {
+    const selector = { matchLabels: { env: 'prod' } };
+    const t = tester({
+      matchConstraints: { namespaceSelector: selector, resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['namespaces', 'nodes'] }] },
+      validations: [{ expression: 'false', message: 'no' }],
+    });
+    expect(denied(t, create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }))).toBe(true);
+    expect(denied(t, create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x', labels: { env: 'prod' } } }))).toBe(true);
+    expect(denied(t, create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'y', labels: { env: 'dev' } } }))).toBe(false);
+  });
+
+  test('objectSelector matches the object or the old object', () => {
+    const t = tester({
+      matchConstraints: {
+        objectSelector: { matchLabels: { enforce: 'yes' } },
+        resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'] }],
+      },
+    });
+    expect(denied(t, create(deployment(9)))).toBe(false);
+    expect(denied(t, create(deployment(9, { labels: { enforce: 'yes' } })))).toBe(true);
+    expect(denied(t, { operation: Operation.UPDATE, object: deployment(9), oldObject: deployment(1, { labels: { enforce: 'yes' } }) })).toBe(true);
+  });
+
+  test('a binding\'s matchResources narrow the policy; empty rules there mean all the policy matches', () => {
+    const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { tier: 'gold' } } };
+    const gold = tester({}, { matchResources: { namespaceSelector: { matchLabels: { tier: 'gold' } } } }, [namespace]);
+    expect(denied(gold, create(deployment(9)))).toBe(true);
+    expect(denied(gold, create(deployment(9, { namespace: 'team-b' })))).toBe(false);
+  });
+
+  describe('matchConditions', () => {
+    test('a false condition skips the policy', () => {
+      const t = tester({ matchConditions: [{ name: 'not-web', expression: 'object.metadata.name != "web"' }] });
+      expect(denied(t, create(deployment(9)))).toBe(false);
+      expect(denied(t, create(deployment(9, { name: 'api' })))).toBe(true);
+    });
+    test('an error fails the request under Fail, and skips the policy under Ignore', () => {
+      const condition = [{ name: 'needs-label', expression: 'object.metadata.labels.team == "a"' }];
+      const fail = tester({ matchConditions: condition }).review(create(deployment(1)));
+      expect(fail.allowed).toBe(false);
+      expect(fail.denials[0].validationMessage).toMatch(/^failed to evaluate match condition 'needs-label': no such key: labels/);
+      expect(tester({ matchConditions: condition, failurePolicy: 'Ignore' }).review(create(deployment(9))).allowed).toBe(true);
+    });
+  });
+
+  test('a custom resource needs its resource in the request', () => {
+    const t = tester({ matchConstraints: { resourceRules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['*'], resources: ['widgets'] }] } });
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'team-a' }, spec: { replicas: 9 } };
+    expect(() => t.review(create(widget))).toThrow('cannot infer the resource of example.com/v1 Widget: give `resource: { group, version, resource }`');
+    expect(denied(t, create(widget, { resource: { group: 'example.com', version: 'v1', resource: 'widgets' } }))).toBe(true);
+  });
+});
+
+describe('params', () => {
+  const policy = vap('p', {
+    paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+    validations: [{ expression: 'object.spec.replicas <= int(params.data.max)', messageExpression: "'at most ' + params.data.max" }],
+  });
+  const limits = (name: string, namespace: string, max: string, labels: object = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data: { max } });
+
+  test('by name, in paramRef.namespace', () => {
+    const t = PolicyTester.fromManifests([policy, vapb('b', 'p', { paramRef: { name: 'limits', namespace: 'params', parameterNotFoundAction: 'Deny' } }), limits('limits', 'params', '4')]);
+    expect(t.review(create(deployment(4))).allowed).toBe(true);
+    expect(t.review(create(deployment(5))).denials[0].validationMessage).toBe('at most 4');
+  });
+
+  test('in the request\'s namespace when paramRef.namespace is unset', () => {
+    const t = PolicyTester.fromManifests([policy, vapb('b', 'p', { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } }),
+      limits('limits', 'team-a', '2'), limits('limits', 'team-b', '8')]);
+    expect(t.review(create(deployment(5))).allowed).toBe(false);
+    expect(t.review(create(deployment(5, { namespace: 'team-b' }))).allowed).toBe(true);
+  });
+
+  test('by selector: one evaluation per param, results ANDed', () => {
+    const t = PolicyTester.fromManifests([policy, vapb('b', 'p', { paramRef: { selector: { matchLabels: { policy: 'replicas' } }, namespace: 'params', parameterNotFoundAction: 'Deny' } }),
+      limits('a', 'params', '6', { policy: 'replicas' }), limits('b', 'params', '3', { policy: 'replicas' }), limits('c', 'params', '1')]);
+    expect(t.review(create(deployment(3))).allowed).toBe(true);
+    expect(t.review(create(deployment(5))).denials.map((d) => d.validationMessage)).toEqual(['at most 3']);
+  });
+
+  test('parameterNotFoundAction: Allow admits, Deny denies', () => {
+    const allow = PolicyTester.fromManifests([policy, vapb('b', 'p', { paramRef: { name: 'missing', namespace: 'params', parameterNotFoundAction: 'Allow' } })]);
+    expect(allow.review(create(deployment(99))).allowed).toBe(true);
+    const deny = PolicyTester.fromManifests([policy, vapb('b', 'p', { paramRef: { name: 'missing', namespace: 'params', parameterNotFoundAction: 'Deny' } })]);
+    expect(deny.review(create(deployment(1))).denials[0].validationMessage).toBe(
+      'failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+  });
+});
+
+describe('loading', () => {
+  test('fromChart runs the chart\'s checks and reads its policies', () => {
+    const chart = Testing.chart();
+    new ValidatingPolicy(chart, 'p', {
+      name: 'replicas',
+      resourceRules: [AdmissionResource.DEPLOYMENTS.rule(Operation.CREATE)],
+      validations: [{ expression: 'object.spec.replicas <= 5' }],
+    }).withBinding('b', { name: 'replicas', validationActions: [ValidationAction.DENY] });
+    expect(PolicyTester.fromChart(chart).review(create(deployment(6))).denials[0].message).toBe(
+      "ValidatingAdmissionPolicy 'replicas' with binding 'replicas' denied request: failed expression: object.spec.replicas <= 5");
+  });
+
+  test('fromYaml reads multi-document YAML', () => {
+    const yaml = Testing.app().synthYaml;
+    expect(yaml).toBeDefined();
+    const t = PolicyTester.fromYaml([
+      `apiVersion: ${G}`, 'kind: ValidatingAdmissionPolicy', 'metadata: {name: p}', 'spec:', '  matchConstraints:',
+      '    resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]',
+      '  validations: [{expression: "object.spec.replicas <= 5"}]', '---',
+      `apiVersion: ${G}`, 'kind: ValidatingAdmissionPolicyBinding', 'metadata: {name: b}', 'spec: {policyName: p, validationActions: [Deny]}',
+    ].join('\n'));
+    expect(t.review(create(deployment(7))).allowed).toBe(false);
+  });
+
+  test('a request has one operation', () => {
+    expect(() => PolicyTester.fromManifests([]).review({ operation: Operation.ALL, object: deployment(1) })).toThrow('a request has one operation');
+  });
+});
+
+describe('request and authorizer', () => {
+  test('request fields and userInfo are available to expressions', () => {
+    const t = PolicyTester.fromManifests([vap('p', {
+      validations: [{ expression: 'request.userInfo.username == "alice" && "devs" in request.userInfo.groups && request.namespace == "team-a" && request.operation == "CREATE"' }],
+    }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(1), { userInfo: { username: 'alice', groups: ['devs'] } })).allowed).toBe(true);
+    expect(t.review(create(deployment(1))).allowed).toBe(false);
+  });
+
+  test('authorizer checks follow the permissions given; nothing is allowed by default', () => {
+    const policy = vap('p', {
+      validations: [{ expression: 'object.spec.replicas <= 5 || authorizer.group("apps").resource("deployments").namespace(request.namespace).check("scale").allowed()' }],
+    });
+    const none = PolicyTester.fromManifests([policy, vapb('b', 'p')]);
+    expect(none.review(create(deployment(9))).allowed).toBe(false);
+    const granted = PolicyTester.fromManifests([policy, vapb('b', 'p')], {
+      permissions: [{ verbs: ['scale'], apiGroups: ['apps'], resources: ['deployments'], namespaces: ['team-a'], users: ['ops'] }],
+    });
+    expect(granted.review(create(deployment(9), { userInfo: { username: 'ops' } })).allowed).toBe(true);
+    expect(granted.review(create(deployment(9), { userInfo: { username: 'dev' } })).allowed).toBe(false);
+    expect(granted.review(create(deployment(9, { namespace: 'team-b' }), { userInfo: { username: 'ops' } })).allowed).toBe(false);
+  });
+});
