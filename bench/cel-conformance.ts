@@ -108,6 +108,7 @@ const raw: Compile = (expression, declarations) => {
 };
 
 type Result = 'pass' | 'fail' | 'skip' | 'kubernetes';
+let lastError = '';
 
 function runTest(test: any, compile: Compile): Result {
   const t = test.original;
@@ -124,6 +125,7 @@ function runTest(test: any, compile: Compile): Result {
     const expected = t.evalError || t.checkOnly ? undefined
       : t.typedResult ? value(t.typedResult.result) : value(t.value ?? { boolValue: true });
     const compiled = compile(t.expr, declarations);
+    lastError = compiled.ok ? '' : (compiled.error ?? '').split('\n')[0];
     if (t.checkOnly) return compiled.ok ? 'pass' : 'fail';
     if (!compiled.ok && t.evalError) return 'pass';
     if (rejectedAsKubernetesDoes(compiled)) return 'kubernetes';
@@ -161,7 +163,9 @@ function main(): void {
     for (const [which, compile] of [['layer', layer], ['raw', raw]] as const) {
       const outcome = runTest(test, compile);
       entry[which][outcome]++;
-      if (outcome === 'fail' && which === 'layer') entry.layer.failures.push(`${test.original.name}: ${test.original.expr}`);
+      if (outcome === 'fail' && which === 'layer') {
+        entry.layer.failures.push(`${test.original.name}: ${test.original.expr}${lastError ? `\n      ${lastError}` : ''}`);
+      }
     }
   }
   const pct = (o: Outcome) => (o.pass + o.fail === 0 ? '-' : `${((100 * o.pass) / (o.pass + o.fail)).toFixed(1)}%`);

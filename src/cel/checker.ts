@@ -1,7 +1,7 @@
+import { walk } from './ast-walk';
 import { CelEnvironment, CelError, CelParsed } from './engine';
 import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
 import { CelIssue, compilationFailed, translateEngineError } from './errors';
-import { walk } from './ast-walk';
 import { routeMatchesToRe2 } from './libraries/regex';
 import { postCheckIssues } from './literal-checks';
 import { celTypeName } from './type-names';

@@ -2,6 +2,7 @@ import { callArguments, functionName, walk } from './ast-walk';
 import { CelNode } from './engine';
 import { CelIssue, issueOffset } from './errors';
 import { NAMESPACE_OBJECTS } from './library';
+import { isOptionalEntry, optionalIndices } from './optional-entries';
 import { re2Error } from './re2';
 import { celTypeName } from './type-names';
 import { isAvailable } from './version-gates';
@@ -25,14 +26,16 @@ export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
   const optionals = isAvailable('optionalTypes', minor);
   walk(root, (node, parents) => {
     switch (node.op) {
-      case 'list':
-        if (!inFormatCall(parents)) homogeneous(node.args as CelNode[], issues);
+      case 'list': {
+        const optional = optionalIndices(node);
+        if (!inFormatCall(parents)) homogeneous(node.args as CelNode[], issues, (_, i) => optional?.has(i) ?? false);
         break;
+      }
       case 'map':
         if (!inFormatCall(parents)) {
           const entries = node.args as CelNode[][];
           homogeneous(entries.map((e) => e[0]), issues);
-          homogeneous(entries.map((e) => e[1]), issues);
+          homogeneous(entries.map((e) => e[1]), issues, (_, i) => isOptionalEntry(entries[i]));
         }
         break;
       case '<': case '<=': case '>': case '>=':
@@ -75,11 +78,15 @@ function inFormatCall(parents: readonly CelNode[]): boolean {
   return false;
 }
 
-function homogeneous(elements: readonly CelNode[], issues: CelIssue[]): void {
+/** cel-go's homogeneous-literal rule; optional entries count with their value type. */
+function homogeneous(elements: readonly CelNode[], issues: CelIssue[], isOptional: (n: CelNode, i: number) => boolean = () => false): void {
   let expected: string | undefined;
-  for (const element of elements) {
+  for (const [i, element] of elements.entries()) {
     if (!element.checkedType) return;
-    const type = celTypeName(element.checkedType);
+    const checked = isOptional(element, i) && element.checkedType.kind === 'optional' ? element.checkedType.valueType! : element.checkedType;
+    // A type still open (`[]`, `optional.none()`) fits any element type, as cel-go infers it.
+    if (checked.hasPlaceholderType) continue;
+    const type = celTypeName(checked);
     if (expected === undefined) {
       expected = type;
     } else if (type !== expected && !isEmptyAggregate(element, type)) {

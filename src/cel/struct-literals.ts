@@ -1,4 +1,5 @@
 import { CelChecker, CelEvaluator, CelNode, CelScope, CelType, engine } from './engine';
+import { installOptionalEntries } from './optional-entries';
 
 /**
  * Message construction (`JSONPatch{op: "add", path: "/x"}`, `Object{spec: Object.spec{...}}`),
@@ -120,6 +121,7 @@ export function installStructLiterals(): void {
   if (installed) return;
   installed = true;
   installNullableTernary();
+  installOptionalEntries();
   const proto = engine.Parser.prototype;
   const parsePrimary = proto.parsePrimary;
   proto.parsePrimary = function parsePrimaryWithStructs(this: any): CelNode {

@@ -4,10 +4,12 @@ import { EXT_LISTS } from './libraries/ext-lists';
 import { IP } from './libraries/ip';
 import { KUBERNETES_LISTS } from './libraries/kubernetes-lists';
 import { NAMED_FORMATS } from './libraries/named-formats';
+import { OPTIONAL_EXTRAS } from './libraries/optionals';
 import { QUANTITY } from './libraries/quantity';
 import { REGEX } from './libraries/regex';
 import { SEMVER } from './libraries/semver';
 import { SETS } from './libraries/sets';
+import { STANDARD_ADDITIONS } from './libraries/standard-additions';
 import { STRINGS_V0, STRINGS_V2 } from './libraries/strings';
 import { TWO_VAR_COMPREHENSIONS } from './libraries/two-var-comprehensions';
 import { URLS } from './libraries/urls';
@@ -30,6 +32,7 @@ export interface VersionedFeature {
 }
 
 export const FEATURES = {
+  standardAdditions: { introduced: 0, library: STANDARD_ADDITIONS },
   kubernetesLists: { introduced: 0, library: KUBERNETES_LISTS },
   regex: { introduced: 0, library: REGEX },
   urls: { introduced: 0, library: URLS },
@@ -37,7 +40,7 @@ export const FEATURES = {
   homogeneousAggregateLiterals: { introduced: 0 },
   authz: { introduced: 27, library: AUTHZ },
   crossTypeNumericComparisons: { introduced: 28 },
-  optionalTypes: { introduced: 28 },
+  optionalTypes: { introduced: 28, library: OPTIONAL_EXTRAS },
   quantity: { introduced: 28, library: QUANTITY },
   literalValidators: { introduced: 29 },
   sets: { introduced: 29, library: SETS },

@@ -14,6 +14,12 @@ function expectTrue(expression: string, context?: Record<string, unknown>): void
 }
 
 describe('Kubernetes CEL library implementations (for evaluation)', () => {
+  test('standard conversions the engine lacks', () => {
+    for (const e of ["int(timestamp('2009-02-13T23:31:30Z')) == 1234567890", "string(timestamp('2009-02-13T23:31:30.5Z')) == '2009-02-13T23:31:30.500Z'",
+      "string(duration('1m30s')) == '90s'", 'int(42u) == 42']) expectTrue(e);
+    expect(() => evaluate('int(18446744073709551615u)')).toThrow(/overflow/);
+  });
+
   test('lists', () => {
     for (const e of ['[1, 2, 2].isSorted()', '![2, 1].isSorted()', '[1, 2, 3].sum() == 6', '[1.5, 0.5].sum() == 2.0', '[3, 1, 2].min() == 1',
       "['b', 'c', 'a'].max() == 'c'", '[1, 2, 1].indexOf(1) == 0', '[1, 2, 1].lastIndexOf(1) == 2', '[1].indexOf(5) == -1']) expectTrue(e);
@@ -69,6 +75,17 @@ describe('Kubernetes CEL library implementations (for evaluation)', () => {
     for (const e of ["!format.dns1123Label().validate('my-name').hasValue()", "format.dns1123Label().validate('My_Name').value().size() > 0",
       "format.named('qualifiedName').value().validate('a/b').hasValue() == false", "!format.named('nope').hasValue()",
       "!format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue()", "format.date().validate('2024-13-01').hasValue()"]) expectTrue(e);
+  });
+
+  test('optional types', () => {
+    for (const e of ['[?optional.of(1), ?optional.none(), 2] == [1, 2]', "{?'a': optional.of(1), ?'b': optional.none()} == {'a': 1}",
+      "!optional.ofNonZeroValue('').hasValue() && optional.ofNonZeroValue(1).value() == 1", '!optional.ofNonZeroValue([]).hasValue()',
+      'optional.of(2).optMap(x, x * 2).value() == 4', '!optional.none().optMap(x, x).hasValue()',
+      "optional.of({'a': 1}).optFlatMap(m, m.?a).value() == 1", 'optional.of(1) == optional.of(1) && optional.none() != optional.of(1)',
+      'object.?spec.?replicas.orValue(3) == 3']) expectTrue(e, { object: {} });
+    const patch = compileProgram('[JSONPatch{op: "add", path: "/a", ?value: optional.none()}]', { field: ExpressionField.JSON_PATCH, hasParams: false, variables: [], minor: 36 });
+    const [first] = patch.program!({}) as Array<Map<string, unknown>>;
+    expect([first.get('op'), first.get('path'), first.get('value')]).toEqual(['add', '/a', undefined]);
   });
 
   test('sets', () => {

@@ -44,6 +44,8 @@ describe('checks after type-checking', () => {
       expectAccepted("'%s: %d'.format(['a', 1]) == 'a: 1'");
       expectAccepted("'%s'.format([[1, 'a']]) != ''");
       expectAccepted('[[1], []].size() == 2');
+      expectAccepted('[?optional.of(1), 2].size() == 2');
+      expectRejected("[?optional.of('a'), 2].size() == 2", "expected type 'string' but found 'int'");
     });
   });
 

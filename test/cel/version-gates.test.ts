@@ -3,6 +3,8 @@ import { FEATURES, FeatureName, firstTarget, isAvailable, newExpressionsMinor } 
 
 /** Expressions that use each library or option; each must compile from the feature's first target on. */
 const USES: Partial<Record<FeatureName, readonly string[]>> = {
+  standardAdditions: ["int(timestamp('2009-02-13T23:31:30Z')) == 1234567890", "string(timestamp('2009-02-13T23:31:30Z')) == '2009-02-13T23:31:30Z'",
+    "string(duration('90s')) == '90s'", 'int(42u) == 42', "duration(duration('1s')) == duration('1s')"],
   kubernetesLists: ['[1, 2].isSorted()', '[1, 2].sum() == 3', '[1.5].min() == 1.5', "['a'].max() == 'a'", '[1, 2].indexOf(2) == 1', '[1, 1].lastIndexOf(1) == 1'],
   regex: ["'abc'.find('b+') == 'b'", "'a1b2'.findAll('[0-9]').size() == 2", "'a1b2'.findAll('[0-9]', 1) == ['1']"],
   urls: ["url('https://example.com:8443/p?q=1').getHost() == 'example.com:8443'", "isURL('/path')", "url('/p').getQuery().size() == 0"],
@@ -10,7 +12,8 @@ const USES: Partial<Record<FeatureName, readonly string[]>> = {
   authz: ["authorizer.path('/healthz').check('get').allowed()", "authorizer.group('apps').resource('deployments').namespace('a').name('b').check('delete').reason() == ''",
     "authorizer.serviceAccount('ns', 'sa').group('').resource('pods').subresource('exec').check('create').errored()"],
   quantity: ["quantity('1Gi').isGreaterThan(quantity('1G'))", "isQuantity('500m')", "quantity('1').add(1).asInteger() == 2"],
-  optionalTypes: ['object.?spec.?replicas.orValue(1) == 1', 'optional.of(1).hasValue()', "object.spec[?'x'].hasValue()"],
+  optionalTypes: ['object.?spec.?replicas.orValue(1) == 1', 'optional.of(1).hasValue()', "object.spec[?'x'].hasValue()",
+    '[?object.?x].size() == 0', "{?'a': object.?x}.size() == 0", 'optional.ofNonZeroValue(1).optMap(v, v + 1).hasValue()'],
   crossTypeNumericComparisons: ['1 < 2.0', '2u >= 1'],
   sets: ['sets.contains([1, 2], [1])', "sets.equivalent(['a'], ['a'])", 'sets.intersects([1], [2])'],
   stringsV2: ["'%s has %d'.format(['a', 1]) == 'a has 1'", "strings.quote('a\"b') == 'x'"],
