@@ -130,6 +130,7 @@ const synthExample = project.addTask('synth:example', {
   env: { CDK8S_OUTDIR: 'examples/dist' },
 });
 synthExample.exec('rm -rf examples/dist');
+synthExample.spawn(bundleCel);
 synthExample.exec('ts-node --project examples/tsconfig.json examples/main.ts');
 
 // This machine (and CI) has no Maven, PyPI, NuGet or Go proxy: the other languages' packages can

@@ -1,6 +1,6 @@
 // Unit tests of the example app's policies: what a user writes next to their chart.
 import { Testing } from 'cdk8s';
-import { ReplicaLimitChart } from './main';
+import { PodDefaultsChart, ReplicaLimitChart } from './main';
 import { Operation, PolicyTester } from '../src';
 
 const deployment = (replicas: number) => ({
@@ -35,5 +35,24 @@ describe('replica limit', () => {
     const result = tester.review({ operation: Operation.CREATE, object: pod });
     expect(result.allowed).toBe(true);
     expect(result.warnings).toEqual(["Validation failed for ValidatingAdmissionPolicy 'no-latest-tag' with binding 'no-latest-tag': container images must be pinned, not ':latest'"]);
+  });
+});
+
+describe('pod defaults', () => {
+  const tester = PolicyTester.fromChart(new PodDefaultsChart(Testing.app(), 'pod-defaults'));
+  const pod = (labels: { [key: string]: string }, containers = [{ name: 'app', image: 'shop/app:1.0.0' }]) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop', labels }, spec: { containers },
+  });
+
+  test('injects the proxy sidecar and labels the pod, for pods that opt in', () => {
+    const result = tester.review({ operation: Operation.CREATE, object: pod({ 'example.com/inject-proxy': 'true' }) });
+    expect(result.patchedObject.spec.containers.map((c: any) => c.name)).toEqual(['app', 'proxy']);
+    expect(result.patchedObject.metadata.labels['example.com/proxied']).toBe('true');
+  });
+
+  test('leaves other pods, and pods that already have a proxy, alone', () => {
+    expect(tester.review({ operation: Operation.CREATE, object: pod({}) }).patchedObject).toBeUndefined();
+    const withProxy = pod({ 'example.com/inject-proxy': 'true' }, [{ name: 'proxy', image: 'proxy:0.9' }]);
+    expect(tester.review({ operation: Operation.CREATE, object: withProxy }).patchedObject).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 // Evaluates admission expressions with the same CEL environments the validator compiles them in.
+import { CostBudget, metered, PER_CALL_EXCEEDED, RUNTIME_COST_BUDGET } from './cost-meter';
 import { compileProgram, CompiledExpression } from '../cel/checker';
 import { environmentKey, EnvironmentSpec } from '../cel/environment';
 import { ExpressionField } from '../validation/expression-field';
@@ -17,6 +18,9 @@ export interface Activation {
 
 export type Evaluation = { readonly value: unknown } | { readonly error: string };
 
+/** The apiserver's error when a binding evaluation runs out of its budget. */
+export const BUDGET_EXCEEDED = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
 /** One policy evaluation's expressions: variables are evaluated lazily, at most once. */
 export class EvaluationScope {
   private readonly cache = new Map<string, Evaluation>();
@@ -28,6 +32,7 @@ export class EvaluationScope {
     private readonly variables: readonly wire.Variable[],
     private readonly hasParams: boolean,
     private readonly activation: Activation,
+    private readonly budget: CostBudget,
   ) {
     variables.forEach((v, i) => {
       Object.defineProperty(this.variablesObject, v.name, {
@@ -39,6 +44,11 @@ export class EvaluationScope {
         },
       });
     });
+  }
+
+  /** The same evaluation's variables and activation, spending from another budget (match conditions have their own). */
+  public withBudget(budget: CostBudget): EvaluationScope {
+    return new EvaluationScope(this.minor, this.variables, this.hasParams, this.activation, budget);
   }
 
   public evaluate(expression: string, field: ExpressionField): Evaluation {
@@ -77,11 +87,13 @@ export class EvaluationScope {
     };
     const compiled = program(expression, spec);
     if (!compiled.program) return { error: compiled.errors.join('; ') };
+    if (this.budget.remaining <= 0) return { error: BUDGET_EXCEEDED };
     try {
       const base = this.context();
-      return { value: fromCel(compiled.program(usesVariables ? { ...base, variables: this.variablesObject } : base)) };
+      const context = usesVariables ? { ...base, variables: this.variablesObject } : base;
+      return { value: fromCel(metered(this.budget, () => compiled.program!(context))) };
     } catch (e) {
-      return { error: celErrorMessage(e) };
+      return { error: this.budget.remaining <= 0 && celErrorMessage(e) === PER_CALL_EXCEEDED ? BUDGET_EXCEEDED : celErrorMessage(e) };
     }
   }
 }
@@ -105,8 +117,11 @@ function program(expression: string, spec: EnvironmentSpec): CompiledExpression 
 export class CelRuntime {
   public constructor(private readonly minor: number) {}
 
-  public scope(variables: readonly wire.Variable[], hasParams: boolean, activation: Activation): EvaluationScope {
-    return new EvaluationScope(this.minor, variables, hasParams, activation);
+  /** A scope for one binding evaluation, spending from `budget` (a fresh RuntimeCELCostBudget by default). */
+  public scope(
+    variables: readonly wire.Variable[], hasParams: boolean, activation: Activation, budget = new CostBudget(RUNTIME_COST_BUDGET),
+  ): EvaluationScope {
+    return new EvaluationScope(this.minor, variables, hasParams, activation, budget);
   }
 }
 
@@ -141,7 +156,10 @@ export function toCel(value: unknown): unknown {
 export function fromCel(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return Array.from(value, fromCel);
-  if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([k, v]) => [String(k), fromCel(v)]));
+  // Maps, and the engine's struct values (lazy Map subclasses whose iterator reads every field).
+  if (value instanceof Map) {
+    return Object.fromEntries([...value].filter(([, v]) => v !== undefined).map(([k, v]) => [String(k), fromCel(v)]));
+  }
   if (value && typeof value === 'object') {
     const inner = (value as { valueOf?: () => unknown }).valueOf?.();
     if (inner !== value && (typeof inner === 'bigint' || typeof inner === 'number')) return Number(inner);

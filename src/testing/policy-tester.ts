@@ -7,6 +7,7 @@ import { AdmissionRequest } from './admission-request';
 import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation } from './apply-mutation';
 import { Activation, CelRuntime, EvaluationScope } from './cel-runtime';
+import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
 import { matchResourcesMatch, RequestAttributes } from './matching';
 import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
@@ -321,8 +322,9 @@ export class PolicyTester {
     conditions: readonly wire.MatchCondition[], scope: EvaluationScope, failurePolicy: string | undefined, onError: (message: string) => void,
   ): boolean {
     let error: string | undefined;
+    const conditionScope = scope.withBudget(new CostBudget(MATCH_CONDITIONS_BUDGET));
     for (const c of conditions) {
-      const result = scope.evaluate(c.expression, ExpressionField.MATCH_CONDITION);
+      const result = conditionScope.evaluate(c.expression, ExpressionField.MATCH_CONDITION);
       if ('error' in result) {
         error = error ?? `failed to evaluate match condition '${c.name}': ${result.error}`;
         continue;

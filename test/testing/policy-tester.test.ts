@@ -336,3 +336,92 @@ describe('request and authorizer', () => {
     expect(granted.review(create(deployment(9, { namespace: 'team-b' }), { userInfo: { username: 'ops' } })).allowed).toBe(false);
   });
 });
+
+describe('mutating policies', () => {
+  const map = (spec: object) => ({
+    apiVersion: G,
+    kind: 'MutatingAdmissionPolicy',
+    metadata: { name: (spec as any).name ?? 'm' },
+    spec: {
+      failurePolicy: 'Fail',
+      reinvocationPolicy: 'Never',
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+      ...spec,
+    },
+  });
+  const mapb = (policyName = 'm') => ({ apiVersion: G, kind: 'MutatingAdmissionPolicyBinding', metadata: { name: `${policyName}-binding` }, spec: { policyName } });
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'team-a', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+
+  test('a JSON patch, with jsonpatch.escapeKey', () => {
+    const t = PolicyTester.fromManifests([map({
+      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/team"), value: "a"}]' } }],
+    }), mapb()]);
+    const result = t.review(create(pod));
+    expect(result.patchedObject.metadata.labels).toEqual({ 'app': 'web', 'example.com/team': 'a' });
+    expect(pod.metadata.labels).toEqual({ app: 'web' }); // the request's object is not changed
+  });
+
+  test('an apply configuration merges maps, and lists of named items by name', () => {
+    const t = PolicyTester.fromManifests([map({
+      mutations: [{
+        patchType: 'ApplyConfiguration',
+        applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"sidecar": "yes"}}, spec: Object.spec{containers: [Object.spec.containers{name: "proxy", image: "proxy:1"}]}}' },
+      }],
+    }), mapb()]);
+    const patched = t.review(create(pod)).patchedObject;
+    expect(patched.metadata.labels).toEqual({ app: 'web', sidecar: 'yes' });
+    expect(patched.spec.containers).toEqual([{ name: 'app', image: 'app:1' }, { name: 'proxy', image: 'proxy:1' }]);
+  });
+
+  test('validating policies see the mutated object', () => {
+    const t = PolicyTester.fromManifests([
+      map({ mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "replace", path: "/spec/containers/0/image", value: "app:2"}]' } }] }),
+      mapb(),
+      vap('pinned', {
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+        validations: [{ expression: 'object.spec.containers.all(c, c.image == "app:2")', message: 'not mutated' }],
+      }),
+      vapb('pinned-binding', 'pinned'),
+    ]);
+    expect(t.review(create(pod))).toEqual(expect.objectContaining({ allowed: true, patchedObject: expect.objectContaining({ spec: { containers: [{ name: 'app', image: 'app:2' }] } }) }));
+  });
+
+  test('IfNeeded policies run again when a later policy changed the object', () => {
+    // "a-counter" runs first and copies the label "b" sets; with IfNeeded it is reinvoked once.
+    const t = PolicyTester.fromManifests([
+      map({
+        name: 'a-copy',
+        reinvocationPolicy: 'IfNeeded',
+        matchConditions: [{ name: 'has-b', expression: '"b" in object.metadata.labels' }],
+        mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: object.metadata.labels["b"]}]' } }],
+      }),
+      mapb('a-copy'),
+      map({ name: 'b-set', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/b", value: "set"}]' } }] }),
+      mapb('b-set'),
+    ]);
+    expect(t.review(create(pod)).patchedObject.metadata.labels).toEqual({ app: 'web', a: 'set', b: 'set' });
+  });
+
+  test('a failing mutation denies the request under Fail, and is skipped under Ignore', () => {
+    const broken = { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/x", value: object.spec.missing}]' } };
+    const fail = PolicyTester.fromManifests([map({ mutations: [broken] }), mapb()]).review(create(pod));
+    expect(fail.allowed).toBe(false);
+    expect(fail.denials[0].validationMessage).toMatch(/resulted in error: no such key: missing/);
+    const ignore = PolicyTester.fromManifests([map({ mutations: [broken], failurePolicy: 'Ignore' }), mapb()]).review(create(pod));
+    expect(ignore).toEqual({ allowed: true, denials: [], warnings: [], auditAnnotations: {} });
+  });
+});
+
+describe('runtime cost limits', () => {
+  test('an expression over the per-call limit fails with the apiserver\'s error, under failurePolicy', () => {
+    const t = PolicyTester.fromManifests([vap('p', {
+      validations: [{ expression: 'lists.range(1500).all(i, lists.range(1000).all(j, i + j >= 0))' }],
+    }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(1))).denials[0].validationMessage).toMatch(/resulted in error: operation cancelled: actual cost limit exceeded$/);
+  });
+
+  test('cheap expressions are unaffected', () => {
+    const t = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'lists.range(100).all(i, i >= 0)' }] }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(1))).allowed).toBe(true);
+  });
+});
