@@ -54,7 +54,13 @@ export function compileExpression(expression: string, spec: EnvironmentSpec): Co
 
 /** Compiles an expression for evaluation: the outcome and, when it compiles, the program (not cached). */
 export function compileProgram(expression: string, spec: EnvironmentSpec): CompiledExpression {
-  const result = compileIn(environmentFor(spec), expression, spec.minor);
+  let result: CompiledExpression;
+  try {
+    result = compileIn(environmentFor(spec), expression, spec.minor);
+  } catch (e) {
+    // The validator never throws: an engine failure on odd input is reported as a compile error.
+    return { errors: [failure(expression, [{ offset: 0, message: e instanceof Error ? e.message : String(e) }])] };
+  }
   if (result.errors.length > 0 || !result.outputType) return result;
   const wrongType = resultTypeError(spec, result.outputType);
   return wrongType ? { errors: [wrongType], outputType: result.outputType } : result;
