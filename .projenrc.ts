@@ -114,7 +114,13 @@ const benchPolicyTester = project.addTask('bench:policy-tester', {
   exec: 'ts-node --project bench/tsconfig.json bench/policy-tester.ts',
 });
 benchPolicyTester.prependSpawn(bundleCel);
+const benchSynth = project.addTask('bench:synth', {
+  description: 'Synth cost of the constructs (all checks) against raw ApiObjects with the same manifests',
+  exec: 'ts-node --project bench/tsconfig.json bench/synth.ts',
+});
+benchSynth.prependSpawn(bundleCel);
 const bench = project.addTask('bench', { description: 'Run all benchmarks (see bench/README.md)' });
+bench.spawn(benchSynth);
 bench.spawn(benchCelConformance);
 bench.spawn(benchCelCompile);
 bench.spawn(benchPolicyTester);

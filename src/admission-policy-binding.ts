@@ -129,8 +129,10 @@ export abstract class AdmissionPolicyBinding extends Construct {
         severity: ViolationSeverity.WARNING,
       }]
       : [];
-    const binding = readEntry(this.apiObject.toJson(), 0);
-    const policy = readEntry(this.localPolicy.apiObject.toJson(), 1);
+    // The specs as the constructs render them: what the checks read, without resolving both objects again.
+    const binding = readEntry({ kind: this.apiObject.kind, metadata: { name: this.name }, spec: this._renderSpec() }, 0);
+    const local = this.localPolicy;
+    const policy = readEntry({ kind: local.apiObject.kind, metadata: { name: local.name }, spec: local._renderSpec() }, 1);
     if (!binding || !policy) return versionMismatch;
     return [...versionMismatch, ...checkBindingAgainstPolicy(binding, policy).map(({ manifestIndex: _, ...v }) => v)];
   }

@@ -22,6 +22,7 @@ export { PolicyTester, PolicyTesterOptions } from './testing/policy-tester';
 export { AuditAnnotation, IValidatingPolicy, ValidatingPolicy, ValidatingPolicyProps, Validation } from './validating-policy';
 export { ValidatingPolicyBinding, ValidatingPolicyBindingOptions, ValidatingPolicyBindingProps } from './validating-policy-binding';
 export { ValidatingWebhookConfiguration, ValidatingWebhookConfigurationProps } from './validating-webhook-configuration';
+export { AdmissionValidationPlugin, AdmissionValidationPluginProps } from './validation-plugin';
 export { ManifestValidator, ValidationOptions } from './validation/manifest-validator';
 export { Violation, ViolationSeverity } from './validation/violation';
 export { Webhook, WebhookOptions } from './webhook';

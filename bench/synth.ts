@@ -1,0 +1,92 @@
+/**
+ * Synthesis cost of cdk8s-admission constructs against raw cdk8s ApiObjects carrying the same
+ * manifests, in one process, alternating runs: N ValidatingPolicy + binding pairs (N = 1,000 and
+ * 4,000) and a few hundred webhooks. Every check runs in the library's case (the validator, CEL
+ * compilation, cross-object checks); the raw objects are only resolved and serialized. Prints the
+ * time of each, their ratio, and the growth from 1,000 to 4,000 pairs.
+ *
+ *   npx projen bench:synth
+ */
+import { ApiObject, App, Chart } from 'cdk8s';
+import {
+  AdmissionResource, Operation, ParameterNotFoundAction, ValidatingPolicy, ValidatingWebhookConfiguration, ValidationAction, Webhook,
+} from '../src';
+
+const ROUNDS = 3;
+
+function policies(chart: Chart, n: number): void {
+  for (let i = 0; i < n; i++) {
+    new ValidatingPolicy(chart, `policy-${i}`, {
+      name: `policy-${i}`,
+      resourceRules: [AdmissionResource.DEPLOYMENTS.rule(Operation.CREATE, Operation.UPDATE)],
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      variables: [{ name: 'max', expression: 'int(params.data.maxReplicas)' }],
+      matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
+      validations: [
+        { expression: `object.spec.replicas <= variables.max + ${i % 10}`, messageExpression: "'at most ' + string(variables.max) + ' replicas'" },
+        { expression: `object.metadata.name.startsWith('team-${i % 50}-')`, message: 'names start with the team' },
+      ],
+    }).withBinding(`binding-${i}`, {
+      name: `binding-${i}`,
+      validationActions: [ValidationAction.DENY],
+      paramRef: { name: 'limits', namespace: 'params', parameterNotFoundAction: ParameterNotFoundAction.DENY },
+    });
+  }
+}
+
+function webhooks(chart: Chart, n: number): void {
+  const config = new ValidatingWebhookConfiguration(chart, 'webhooks', { name: 'webhooks' });
+  for (let i = 0; i < n; i++) {
+    config.addWebhook(Webhook.forServiceName('hooks', 'hooks', {
+      name: `validate-${i}.pods.example.com`,
+      path: `/validate-${i}`,
+      rules: [AdmissionResource.PODS.rule(Operation.CREATE)],
+      matchConditions: [{ name: 'not-kubelet', expression: "!('system:nodes' in request.userInfo.groups)" }],
+    }));
+  }
+}
+
+function library(n: number, hooks: number): App {
+  const app = new App({ outdir: '/tmp/cdk8s-admission-bench' });
+  const chart = new Chart(app, 'library');
+  policies(chart, n);
+  webhooks(chart, hooks);
+  return app;
+}
+
+function raw(manifests: any[]): App {
+  const app = new App({ outdir: '/tmp/cdk8s-admission-bench' });
+  const chart = new Chart(app, 'raw');
+  manifests.forEach((m, i) => new ApiObject(chart, `o${i}`, m));
+  return app;
+}
+
+function time(run: () => void): number {
+  const start = process.hrtime.bigint();
+  run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function measure(n: number, hooks: number): { library: number; raw: number } {
+  const manifests = library(n, hooks).charts[0].toJson();
+  const best = { library: Infinity, raw: Infinity };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: Array<'library' | 'raw'> = round % 2 === 0 ? ['library', 'raw'] : ['raw', 'library'];
+    for (const which of order) {
+      // Construction and synthesis (validation, resolution, serialization) of the whole app.
+      const ms = time(() => (which === 'library' ? library(n, hooks) : raw(manifests)).synthYaml());
+      best[which] = Math.min(best[which], ms);
+    }
+  }
+  return best;
+}
+
+const results: Array<[number, number, { library: number; raw: number }]> = [];
+for (const [n, hooks] of [[1000, 300], [4000, 300]]) {
+  const r = measure(n, hooks);
+  results.push([n, hooks, r]);
+  console.log(`${n} policy+binding pairs, ${hooks} webhooks: library ${r.library.toFixed(0)} ms, raw ApiObjects ${r.raw.toFixed(0)} ms, `
+    + `ratio ${(r.library / r.raw).toFixed(2)}x`);
+}
+const [small, large] = results;
+console.log(`growth 1,000 → 4,000 pairs: library ${(large[2].library / small[2].library).toFixed(2)}x, raw ${(large[2].raw / small[2].raw).toFixed(2)}x (linear: ~4x)`);
