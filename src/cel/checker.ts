@@ -2,8 +2,8 @@ import { walk } from './ast-walk';
 import { CelEnvironment, CelError, CelParsed } from './engine';
 import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
 import { CelIssue, compilationFailed, translateEngineError } from './errors';
-import { routeMatchesToRe2 } from './libraries/regex';
 import { postCheckIssues } from './literal-checks';
+import { routeToCelSemantics } from './routes';
 import { celTypeName } from './type-names';
 import type { ExpressionChecker, ExpressionEnvironment } from '../validation/expression-checker';
 import { ExpressionField } from '../validation/expression-field';
@@ -77,7 +77,7 @@ export function compileIn(env: CelEnvironment, expression: string, minor: number
   } catch (e) {
     return { errors: [failure(expression, [issueOf(e, env)])] };
   }
-  walk(program.ast, routeMatchesToRe2);
+  walk(program.ast, routeToCelSemantics);
   const checked = program.check();
   if (!checked.valid) return { errors: [failure(expression, [issueOf(checked.error, env)])] };
   const issues = postCheckIssues(program.ast, minor);

@@ -1,4 +1,5 @@
 import { CelError, CelNode } from './engine';
+import { userNames } from './routes';
 import { celTypeName } from './type-names';
 
 /**
@@ -107,8 +108,8 @@ function isNode(value: unknown): value is CelNode {
 export function translateEngineError(error: CelError): CelIssue {
   const node = error.node as CelNode | undefined;
   const offset = issueOffset(node?.op ? node : undefined, error.range?.start ?? node?.pos ?? 0);
-  // The RE2 route of `<string>.matches()` (libraries/regex.ts) is `matches` to the user.
-  const summary = (error.summary ?? error.message).replace(/__re2_matches/g, 'matches');
+  // Routed built-ins (routes.ts) carry internal names; the user wrote the public one.
+  const summary = userNames(error.summary ?? error.message);
   let m: RegExpExecArray | null;
   if (error.name === 'ParseError') return { offset, message: `Syntax error: ${summary}` };
   if ((m = /^Unknown variable: (.+)$/.exec(summary))) {

@@ -4,6 +4,7 @@ import { CelIssue, issueOffset } from './errors';
 import { NAMESPACE_OBJECTS } from './library';
 import { isOptionalEntry, optionalIndices } from './optional-entries';
 import { re2Error } from './re2';
+import { INTERNAL_NAMES } from './routes';
 import { celTypeName } from './type-names';
 import { isAvailable } from './version-gates';
 
@@ -50,8 +51,8 @@ export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
         break;
       case 'call':
       case 'rcall':
-        if (functionName(node) === '__re2_matches') {
-          issues.push({ offset: issueOffset(node, node.pos), message: "undeclared reference to '__re2_matches' (in container '')" });
+        if (INTERNAL_NAMES.has(functionName(node) ?? '')) {
+          issues.push({ offset: issueOffset(node, node.pos), message: `undeclared reference to '${functionName(node)}' (in container '')` });
         }
         if (literals) literalArgument(node, issues);
         notInKubernetes(node, issues);

@@ -14,6 +14,7 @@ import { STRINGS_V0, STRINGS_V2 } from './libraries/strings';
 import { TWO_VAR_COMPREHENSIONS } from './libraries/two-var-comprehensions';
 import { URLS } from './libraries/urls';
 import { CelLibrary } from './library';
+import { ROUTED_BUILTINS } from './routes';
 
 /**
  * Which CEL libraries and options a new expression may use, by target Kubernetes version.
@@ -33,6 +34,7 @@ export interface VersionedFeature {
 
 export const FEATURES = {
   standardAdditions: { introduced: 0, library: STANDARD_ADDITIONS },
+  routedBuiltins: { introduced: 0, library: ROUTED_BUILTINS },
   kubernetesLists: { introduced: 0, library: KUBERNETES_LISTS },
   regex: { introduced: 0, library: REGEX },
   urls: { introduced: 0, library: URLS },

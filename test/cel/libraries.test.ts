@@ -43,7 +43,7 @@ describe('Kubernetes CEL library implementations (for evaluation)', () => {
   });
 
   test('strings', () => {
-    for (const e of ["'héllo'.charAt(1) == 'é'", "'aaa'.replace('a', 'b') == 'bbb'", "'aaa'.replace('a', 'b', 1) == 'baa'",
+    for (const e of ["'ÀbC'.lowerAscii() == 'Àbc'", "'àbc'.upperAscii() == 'àBC'", "'héllo'.charAt(1) == 'é'", "'aaa'.replace('a', 'b') == 'bbb'", "'aaa'.replace('a', 'b', 1) == 'baa'",
       "'%s is %d years and %.2f%%'.format(['x', 3, 1.5]) == 'x is 3 years and 1.50%'", "'%x %X %o %b'.format([255, 255, 8, 5]) == 'ff FF 10 101'",
       "'%e'.format([1234.5]) == '1.234500e+03'", "'%s'.format([[1, 2]]) == '[1, 2]'", "strings.quote('a\"b\\n') == '\"a\\\\\"b\\\\n\"'"]) expectTrue(e);
   });

@@ -4,6 +4,7 @@ import { FEATURES, FeatureName, firstTarget, isAvailable, newExpressionsMinor } 
 
 /** Expressions that use each library or option; each must compile from the feature's first target on. */
 const USES: Partial<Record<FeatureName, readonly string[]>> = {
+  routedBuiltins: ["'a'.matches('a') && 'A'.lowerAscii() == 'a' && 'a'.upperAscii() == 'A'"],
   standardAdditions: ["int(timestamp('2009-02-13T23:31:30Z')) == 1234567890", "string(timestamp('2009-02-13T23:31:30Z')) == '2009-02-13T23:31:30Z'",
     "string(duration('90s')) == '90s'", 'int(42u) == 42', "duration(duration('1s')) == duration('1s')"],
   kubernetesLists: ['[1, 2].isSorted()', '[1, 2].sum() == 3', '[1.5].min() == 1.5', "['a'].max() == 'a'", '[1, 2].indexOf(2) == 1', '[1, 1].lastIndexOf(1) == 1'],

@@ -1,30 +1,16 @@
-import { CelEnvironment, CelNode, engine } from '../engine';
+import { CelEnvironment } from '../engine';
 import { CelLibrary } from '../library';
 import { re2 } from '../re2';
 
 /**
  * The Kubernetes regex library (library/regex.go): `<string>.find(re)`, `<string>.findAll(re)`,
  * `<string>.findAll(re, limit)`, with RE2 semantics; and the standard global form
- * `matches(s, re)`, which the engine lacks.
+ * `matches(s, re)`, which the engine lacks (the member form is routed to RE2 in routes.ts).
  */
-/**
- * The engine's own `<string>.matches(re)` uses JavaScript's RegExp (no `(?i)`, lookaheads
- * accepted); it cannot be overridden, so each member call is routed to this RE2 overload by
- * `routeMatchesToRe2` before type-checking. Errors name it `matches` again (errors.ts).
- */
-export const RE2_MATCHES = '__re2_matches';
-
-export function routeMatchesToRe2(node: CelNode): void {
-  if (node.op === 'rcall' && node.args[0] === 'matches' && (node.args[2] as CelNode[]).length === 1) {
-    node.setMeta('alternate', node.clone(engine.OPERATORS.rcall, [RE2_MATCHES, node.args[1], node.args[2]]));
-  }
-}
-
 export const REGEX: CelLibrary = {
   name: 'regex',
   install(env: CelEnvironment) {
     env.registerFunction('matches(string, string): bool', (s: string, pattern: string) => re2(pattern).matcher(s).find());
-    env.registerFunction(`string.${RE2_MATCHES}(string): bool`, (s: string, pattern: string) => re2(pattern).matcher(s).find());
     env.registerFunction('string.find(string): string', (s: string, pattern: string) => {
       const m = re2(pattern).matcher(s);
       return m.find() ? m.group() ?? '' : '';
