@@ -31,16 +31,19 @@ function isNode(value: unknown): value is CelNode {
   return typeof value === 'object' && value !== null && typeof (value as CelNode).op === 'string';
 }
 
-/** Visits every node with its parent chain (nearest first). */
-export function walk(root: CelNode, visit: (node: CelNode, parents: readonly CelNode[]) => void): void {
-  const stack: Array<[CelNode, CelNode[]]> = [[root, []]];
-  while (stack.length > 0) {
-    const [node, parents] = stack.pop()!;
-    visit(node, parents);
-    const next = [node, ...parents];
-    const kids = children(node);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], next]);
-  }
+/**
+ * Visits every node in source order with its ancestors, outermost first (`ancestors.at(-1)` is
+ * the parent). The array is reused during the walk: copy it to keep it.
+ */
+export function walk(root: CelNode, visit: (node: CelNode, ancestors: readonly CelNode[]) => void): void {
+  const ancestors: CelNode[] = [];
+  const go = (node: CelNode): void => {
+    visit(node, ancestors);
+    ancestors.push(node);
+    for (const child of children(node)) go(child);
+    ancestors.pop();
+  };
+  go(root);
 }
 
 /** The function name of a call node (`matches` for both `s.matches(re)` and `matches(s, re)`). */

@@ -25,15 +25,15 @@ export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
   const literals = isAvailable('literalValidators', minor);
   const crossNumeric = isAvailable('crossTypeNumericComparisons', minor);
   const optionals = isAvailable('optionalTypes', minor);
-  walk(root, (node, parents) => {
+  walk(root, (node, ancestors) => {
     switch (node.op) {
       case 'list': {
         const optional = optionalIndices(node);
-        if (!inFormatCall(parents)) homogeneous(node.args as CelNode[], issues, (_, i) => optional?.has(i) ?? false);
+        if (!inFormatCall(ancestors)) homogeneous(node.args as CelNode[], issues, (_, i) => optional?.has(i) ?? false);
         break;
       }
       case 'map':
-        if (!inFormatCall(parents)) {
+        if (!inFormatCall(ancestors)) {
           const entries = node.args as CelNode[][];
           homogeneous(entries.map((e) => e[0]), issues);
           homogeneous(entries.map((e) => e[1]), issues, (_, i) => isOptionalEntry(entries[i]));
@@ -45,7 +45,7 @@ export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
       case 'id':
         if (!optionals && node.args === 'optional' && node.checkedType?.name === 'OptionalNamespace') {
           issues.push({ offset: node.pos, message: "undeclared reference to 'optional' (in container '')" });
-        } else if (NAMESPACE_OBJECTS.has(node.args) && isNamespace(node) && !isCallReceiver(node, parents[0])) {
+        } else if (NAMESPACE_OBJECTS.has(node.args) && isNamespace(node) && !isCallReceiver(node, ancestors[ancestors.length - 1])) {
           issues.push({ offset: node.pos, message: `undeclared reference to '${node.args}' (in container '')` });
         }
         break;
@@ -71,8 +71,9 @@ function isCallReceiver(node: CelNode, parent: CelNode | undefined): boolean {
   return !!parent && parent.op === 'rcall' && parent.args[1] === node && !(node.args === 'cel' && parent.args[0] === 'bind');
 }
 
-function inFormatCall(parents: readonly CelNode[]): boolean {
-  for (const parent of parents) {
+function inFormatCall(ancestors: readonly CelNode[]): boolean {
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const parent = ancestors[i];
     if (functionName(parent) === 'format') return true;
     if (parent.op !== 'list' && parent.op !== 'map') return false;
   }
