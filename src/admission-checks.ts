@@ -21,6 +21,38 @@ export interface CheckedObject {
 }
 
 const CHECKED = Symbol.for('cdk8s-admission.CheckedObject');
+
+/**
+ * The manifest each object rendered for its checks, kept until the same synthesis serializes it:
+ * synthesis validates every construct, then serializes, in one synchronous run, so the second
+ * rendering would only repeat the first. An entry is used once, and all are dropped at the next
+ * microtask, so nothing rendered before a later change is ever served.
+ */
+const renderedForChecks = new Map<ApiObject, any>();
+let clearScheduled = false;
+
+function remember(apiObject: ApiObject, manifest: any): void {
+  renderedForChecks.set(apiObject, manifest);
+  if (!clearScheduled) {
+    clearScheduled = true;
+    queueMicrotask(() => {
+      renderedForChecks.clear();
+      clearScheduled = false;
+    });
+  }
+}
+
+/** The ApiObject of this library's constructs: it reuses the rendering of the checks that ran just before. */
+export class CheckedApiObject extends ApiObject {
+  public toJson(): any {
+    const rendered = renderedForChecks.get(this);
+    if (rendered !== undefined) {
+      renderedForChecks.delete(this);
+      return rendered;
+    }
+    return super.toJson();
+  }
+}
 const byRoot = new WeakMap<IConstruct, Map<string, CheckedObject[]>>();
 const printed = new WeakMap<IConstruct, Set<string>>();
 
@@ -33,7 +65,9 @@ export function attachChecks(obj: CheckedObject): void {
 
   obj.construct.node.addValidation({
     validate: () => {
-      const violations = violationsOf(obj);
+      const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
+      remember(obj.apiObject, manifest);
+      const violations = violationsOf(obj, manifest);
       const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
       const failing = violations.filter((v) => strict || v.severity === ViolationSeverity.ERROR);
       if (!strict) printWarnings(obj.construct, violations.filter((v) => v.severity === ViolationSeverity.WARNING));
@@ -47,8 +81,7 @@ export function checkedObject(construct: IConstruct): CheckedObject | undefined 
 }
 
 /** Everything wrong with one construct's manifest, errors and warnings. */
-export function violationsOf(obj: CheckedObject): Violation[] {
-  const manifest = obj.apiObject.toJson();
+export function violationsOf(obj: CheckedObject, manifest: any = ApiObject.prototype.toJson.call(obj.apiObject)): Violation[] {
   return [
     ...ManifestValidator.validate(manifest, { kubernetesVersion: obj.kubernetesVersion }),
     ...duplicateNames(obj),

@@ -1,6 +1,6 @@
 import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { attachChecks } from './admission-checks';
+import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { AdmissionPolicy } from './admission-policy';
 import { KubernetesVersion } from './kubernetes-version';
@@ -76,7 +76,7 @@ export abstract class AdmissionPolicyBinding extends Construct {
     this.policyName = policyName;
     this.localPolicy = localPolicy;
     this.kubernetesVersion = options.kubernetesVersion ?? this.localPolicy?.kubernetesVersion ?? KubernetesVersion.fromContext(this);
-    this.apiObject = new ApiObject(this, 'Resource', {
+    this.apiObject = new CheckedApiObject(this, 'Resource', {
       apiVersion: this.kubernetesVersion.apiVersionFor(kind),
       kind,
       metadata: objectMetadata(options, this),

@@ -1,6 +1,6 @@
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { attachChecks } from './admission-checks';
+import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { FailurePolicy, MatchPolicy } from './enums';
 import { KubernetesVersion } from './kubernetes-version';
@@ -50,7 +50,7 @@ export abstract class AdmissionPolicy extends Construct {
     this.variables = [...(props.variables ?? [])];
     this.matchConditions = [...(props.matchConditions ?? [])];
 
-    this.apiObject = new ApiObject(this, 'Resource', {
+    this.apiObject = new CheckedApiObject(this, 'Resource', {
       apiVersion: this.kubernetesVersion.apiVersionFor(kind),
       kind,
       metadata: objectMetadata(props, this),

@@ -1,6 +1,6 @@
 import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { attachChecks } from './admission-checks';
+import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { CaBundle } from './ca-bundle';
 import { KubernetesVersion } from './kubernetes-version';
@@ -71,7 +71,7 @@ export abstract class WebhookConfiguration extends Construct {
     const injection = props.caBundle?._annotation;
     if (injection) annotations[injection.key] = injection.value;
 
-    this.apiObject = new ApiObject(this, 'Resource', {
+    this.apiObject = new CheckedApiObject(this, 'Resource', {
       apiVersion: this.kubernetesVersion.apiVersionFor(kind),
       kind,
       metadata: { ...metadata, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) },
