@@ -91,6 +91,16 @@ describe('ValidatingPolicy', () => {
     expect(spec.matchConstraints.excludeResourceRules).toHaveLength(1);
   });
 
+  test('a change between two syntheses in the same tick is in the second one', () => {
+    const chart = Testing.chart();
+    const p = policy(chart);
+    expect(Testing.synth(chart)[0].spec.validations).toHaveLength(1);
+    p.addValidation({ expression: 'true', message: 'second' });
+    expect(Testing.synth(chart)[0].spec.validations).toHaveLength(2);
+    p.addValidation({ expression: 'true', message: 'third' });
+    expect(p.apiObject.toJson().spec.validations).toHaveLength(3);
+  });
+
   test('is cluster-scoped: no namespace even in a namespaced chart, chart labels still apply', () => {
     const chart = new Chart(Testing.app(), 'team', { namespace: 'team-a', labels: { team: 'a' } });
     policy(chart);
