@@ -147,6 +147,14 @@ const packageCode = project.addTask('package:code', {
   description: 'Generate (not build) the Python, Java, .NET and Go bindings into dist/code/',
   exec: 'jsii-pacmak --code-only --target python --target java --target dotnet --target go --outdir dist/code',
 });
+// README and doc-comment examples must compile in jsii-rosetta's strict mode, so that every
+// language gets translated examples.
+project.addTask('rosetta:extract', {
+  description: 'Compile the README and @example snippets with jsii-rosetta (strict): needs a compiled .jsii',
+  exec: 'jsii-rosetta extract --strict --fail',
+});
+project.gitignore.addPatterns('/.jsii.tabl.json');
+
 const packageAll = project.tasks.tryFind('package-all')!;
 packageAll.reset();
 packageAll.spawn(project.tasks.tryFind('package:js')!);
