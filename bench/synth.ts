@@ -3,10 +3,15 @@
  * manifests, in one process, alternating runs: N ValidatingPolicy + binding pairs (N = 1,000 and
  * 4,000) and a few hundred webhooks. Every check runs in the library's case (the validator, CEL
  * compilation, cross-object checks); the raw objects are only resolved and serialized. Prints the
- * time of each, their ratio, and the growth from 1,000 to 4,000 pairs.
+ * time of each, their ratio, the growth from 1,000 to 4,000 pairs, and the peak memory (RSS) of
+ * synthesizing 4,000 pairs in a fresh process, against the raw objects' in another.
  *
  *   npx projen bench:synth
  */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { ApiObject, App, Chart } from 'cdk8s';
 import {
   AdmissionResource, Operation, ParameterNotFoundAction, ValidatingPolicy, ValidatingWebhookConfiguration, ValidationAction, Webhook,
@@ -81,12 +86,36 @@ function measure(n: number, hooks: number): { library: number; raw: number } {
   return best;
 }
 
-const results: Array<[number, number, { library: number; raw: number }]> = [];
-for (const [n, hooks] of [[1000, 300], [4000, 300]]) {
-  const r = measure(n, hooks);
-  results.push([n, hooks, r]);
-  console.log(`${n} policy+binding pairs, ${hooks} webhooks: library ${r.library.toFixed(0)} ms, raw ApiObjects ${r.raw.toFixed(0)} ms, `
-    + `ratio ${(r.library / r.raw).toFixed(2)}x`);
+/** Peak RSS of one synthesis in a fresh process (this script with `--rss library <n>` or `--rss raw <manifests.json>`). */
+function peakRss(args: string[]): number {
+  const out = execFileSync(process.execPath, [...process.execArgv, __filename, '--rss', ...args], { encoding: 'utf-8' });
+  return Number(/rss=(\d+)/.exec(out)![1]);
 }
-const [small, large] = results;
-console.log(`growth 1,000 → 4,000 pairs: library ${(large[2].library / small[2].library).toFixed(2)}x, raw ${(large[2].raw / small[2].raw).toFixed(2)}x (linear: ~4x)`);
+
+function main(): void {
+  const results: Array<[number, number, { library: number; raw: number }]> = [];
+  for (const [n, hooks] of [[1000, 300], [4000, 300]]) {
+    const r = measure(n, hooks);
+    results.push([n, hooks, r]);
+    console.log(`${n} policy+binding pairs, ${hooks} webhooks: library ${r.library.toFixed(0)} ms, raw ApiObjects ${r.raw.toFixed(0)} ms, `
+      + `ratio ${(r.library / r.raw).toFixed(2)}x`);
+  }
+  const [small, large] = results;
+  console.log(`growth 1,000 → 4,000 pairs: library ${(large[2].library / small[2].library).toFixed(2)}x, raw ${(large[2].raw / small[2].raw).toFixed(2)}x (linear: ~4x)`);
+  const file = path.join(os.tmpdir(), 'cdk8s-admission-bench-manifests.json');
+  fs.writeFileSync(file, JSON.stringify(library(4000, 300).charts[0].toJson()));
+  const libraryRss = peakRss(['library', '4000']);
+  const rawRss = peakRss(['raw', file]);
+  console.log(`peak RSS, 4,000 pairs + 300 webhooks, fresh process each: library ${(libraryRss / 1024).toFixed(0)} MiB, `
+    + `raw ApiObjects ${(rawRss / 1024).toFixed(0)} MiB, ratio ${(libraryRss / rawRss).toFixed(2)}x`);
+}
+
+const rssAt = process.argv.indexOf('--rss');
+if (rssAt >= 0) {
+  const [mode, arg] = process.argv.slice(rssAt + 1);
+  const app = mode === 'library' ? library(Number(arg), 300) : raw(JSON.parse(fs.readFileSync(arg, 'utf-8')));
+  app.synthYaml();
+  console.log(`rss=${process.resourceUsage().maxRSS}`);
+} else {
+  main();
+}
