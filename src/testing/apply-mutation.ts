@@ -2,6 +2,7 @@
 // (fast-json-patch), apply configurations with a merge that follows server-side apply where it can
 // without schemas.
 import { JsonPatch } from 'cdk8s';
+import { deepCopy } from './deep-copy';
 
 /**
  * Applies one mutation result. An apply configuration is merged: maps recursively, lists of
@@ -50,9 +51,4 @@ export function merge(target: unknown, patch: unknown): unknown {
     return out;
   }
   return patch;
-}
-
-/** A deep copy made with this realm's JSON (structuredClone's objects come from another realm under jest). */
-function deepCopy<T>(value: T): T {
-  return value === undefined ? value : JSON.parse(JSON.stringify(value));
 }

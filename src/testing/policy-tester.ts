@@ -8,6 +8,7 @@ import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation } from './apply-mutation';
 import { Activation, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
+import { deepCopy } from './deep-copy';
 import { matchResourcesMatch, RequestAttributes } from './matching';
 import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
@@ -353,9 +354,4 @@ export class PolicyTester {
 function requestKind(request: AdmissionRequest, object: unknown) {
   const gvk = groupVersionKind(object ?? request.oldObject);
   return gvk ? { group: gvk.group, version: gvk.version, kind: gvk.kind } : { group: '', version: '', kind: '' };
-}
-
-/** A deep copy made with this realm's JSON (structuredClone's objects come from another realm under jest). */
-function deepCopy<T>(value: T): T {
-  return value === undefined ? value : JSON.parse(JSON.stringify(value));
 }
