@@ -133,7 +133,7 @@ function resultTypeError(spec: EnvironmentSpec, outputType: string): string | un
  * A variable's output type as later expressions see it (`variables.<name>`). Types that cannot
  * be named in another environment (unbound type parameters, `Object.<path>` literals) become dyn.
  */
-function storableType(outputType: string | undefined): string {
+export function storableType(outputType: string | undefined): string {
   if (!outputType) return 'dyn';
   if (/\bObject\b/.test(outputType) || /(^|[<, ])dyn</.test(outputType)) return 'dyn';
   return outputType.replace(/(^|[<, ])[A-Z](?=$|[>,])/g, '$1dyn');

@@ -29,7 +29,7 @@ export interface GroupVersionResource {
 
 /** A request to review, as the apiserver would present it to admission control. */
 export interface AdmissionRequest {
-  /** The operation: CREATE, UPDATE, DELETE or CONNECT. */
+  /** The operation: CREATE, UPDATE, DELETE or CONNECT (`Operation.ALL` is not a request's operation, and is rejected). */
   readonly operation: Operation;
   /**
    * The object of the request (absent for DELETE).

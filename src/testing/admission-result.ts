@@ -1,6 +1,6 @@
 /** One validation that denied a request. */
 export interface PolicyDenial {
-  /** The ValidatingAdmissionPolicy's name. */
+  /** The name of the policy (ValidatingAdmissionPolicy, or MutatingAdmissionPolicy for a failed mutation). */
   readonly policy: string;
   /** The binding's name. */
   readonly binding: string;
@@ -8,7 +8,7 @@ export interface PolicyDenial {
   readonly message: string;
   /** The validation's own message (from messageExpression, message, or `failed expression: ...`). */
   readonly validationMessage: string;
-  /** The HTTP reason: `Invalid`, `Forbidden`, `RequestEntityTooLarge` (or `InternalError` for evaluation errors). */
+  /** The reason: the validation's (`Invalid` by default), `Invalid` for evaluation errors, `Forbidden` for binding configuration errors. */
   readonly reason: string;
   /**
    * The index of the failing validation in `spec.validations`.

@@ -1,7 +1,7 @@
 // Evaluates admission expressions with the same CEL environments the validator compiles them in.
 import { CostBudget, metered, PER_CALL_EXCEEDED, RUNTIME_COST_BUDGET } from './cost-meter';
-import { compileProgram, CompiledExpression } from '../cel/checker';
-import { environmentKey, EnvironmentSpec } from '../cel/environment';
+import { compileProgram, CompiledExpression, storableType } from '../cel/checker';
+import { environmentKey, EnvironmentSpec, TypedVariable } from '../cel/environment';
 import { ExpressionField } from '../validation/expression-field';
 import type * as wire from '../wire/admissionregistration';
 
@@ -16,7 +16,13 @@ export interface Activation {
   readonly authorizer?: unknown;
 }
 
-export type Evaluation = { readonly value: unknown } | { readonly error: string };
+/**
+ * The outcome of one expression: its value, a runtime error (which the caller words as
+ * `expression '<e>' resulted in error: <error>`), or a compile error (reported as is).
+ */
+export type Evaluation =
+  | { readonly value: unknown }
+  | { readonly error: string; readonly compilation?: boolean };
 
 /** The apiserver's error when a binding evaluation runs out of its budget. */
 export const BUDGET_EXCEEDED = 'validation failed due to running out of cost budget, no further validation rules will be run';
@@ -25,6 +31,7 @@ export const BUDGET_EXCEEDED = 'validation failed due to running out of cost bud
 export class EvaluationScope {
   private readonly cache = new Map<string, Evaluation>();
   private readonly variablesObject: { [name: string]: unknown } = {};
+  private readonly typed: readonly TypedVariable[];
   private celContext?: { [name: string]: unknown };
 
   public constructor(
@@ -34,6 +41,7 @@ export class EvaluationScope {
     private readonly activation: Activation,
     private readonly budget: CostBudget,
   ) {
+    this.typed = variableTypes(variables, hasParams, minor);
     variables.forEach((v, i) => {
       Object.defineProperty(this.variablesObject, v.name, {
         enumerable: true,
@@ -46,13 +54,18 @@ export class EvaluationScope {
     });
   }
 
-  /** The same evaluation's variables and activation, spending from another budget (match conditions have their own). */
-  public withBudget(budget: CostBudget): EvaluationScope {
-    return new EvaluationScope(this.minor, this.variables, this.hasParams, this.activation, budget);
+  /**
+   * The scope of match conditions: their own budget, and no `namespaceObject` (the apiserver's
+   * matcher evaluates them without the namespace).
+   */
+  public forMatchConditions(budget: CostBudget): EvaluationScope {
+    return new EvaluationScope(this.minor, this.variables, this.hasParams, { ...this.activation, namespaceObject: null }, budget);
   }
 
+  /** The expression's value as JSON (ints as numbers), or its error. */
   public evaluate(expression: string, field: ExpressionField): Evaluation {
-    return this.run(expression, field, this.variables.map((v) => v.name));
+    const result = this.run(expression, field, this.typed);
+    return 'error' in result ? result : { value: fromCel(result.value) };
   }
 
   /** The activation as CEL values, converted once per scope. */
@@ -68,34 +81,50 @@ export class EvaluationScope {
     return this.celContext;
   }
 
+  /** A variable's CEL value (not converted: later expressions see it with its CEL type), or its error. */
   private variable(index: number): Evaluation {
     const v = this.variables[index];
     const cached = this.cache.get(v.name);
     if (cached) return cached;
-    const result = this.run(v.expression, ExpressionField.VARIABLE, this.variables.slice(0, index).map((x) => x.name));
+    const result = this.run(v.expression, ExpressionField.VARIABLE, this.typed.slice(0, index));
     this.cache.set(v.name, result);
     return result;
   }
 
-  private run(expression: string, field: ExpressionField, variableNames: readonly string[]): Evaluation {
-    const usesVariables = field !== ExpressionField.MATCH_CONDITION && variableNames.length > 0;
-    const spec: EnvironmentSpec = {
-      field,
-      hasParams: this.hasParams,
-      variables: usesVariables ? variableNames.map((name) => ({ name, type: 'dyn' })) : [],
-      minor: this.minor,
-    };
-    const compiled = program(expression, spec);
-    if (!compiled.program) return { error: compiled.errors.join('; ') };
+  private run(expression: string, field: ExpressionField, variables: readonly TypedVariable[]): Evaluation {
+    const usesVariables = field !== ExpressionField.MATCH_CONDITION && variables.length > 0;
+    const compiled = program(expression, { field, hasParams: this.hasParams, variables: usesVariables ? variables : [], minor: this.minor });
+    if (!compiled.program) return { error: `compilation error: ${compiled.errors.join('; ')}`, compilation: true };
     if (this.budget.remaining <= 0) return { error: BUDGET_EXCEEDED };
     try {
       const base = this.context();
       const context = usesVariables ? { ...base, variables: this.variablesObject } : base;
-      return { value: fromCel(metered(this.budget, () => compiled.program!(context))) };
+      return { value: metered(this.budget, () => compiled.program!(context)) };
     } catch (e) {
       return { error: this.budget.remaining <= 0 && celErrorMessage(e) === PER_CALL_EXCEEDED ? BUDGET_EXCEEDED : celErrorMessage(e) };
     }
   }
+}
+
+const typesByVariables = new WeakMap<readonly wire.Variable[], Map<string, readonly TypedVariable[]>>();
+
+/**
+ * Each variable typed by its expression's output type, as the apiserver's composited compiler
+ * (and the validator's checker) types `variables.<name>` for the expressions after it.
+ */
+function variableTypes(variables: readonly wire.Variable[], hasParams: boolean, minor: number): readonly TypedVariable[] {
+  const key = `${hasParams}/${minor}`;
+  const known = typesByVariables.get(variables)?.get(key);
+  if (known) return known;
+  const typed: TypedVariable[] = [];
+  for (const v of variables) {
+    const compiled = program(v.expression, { field: ExpressionField.VARIABLE, hasParams, variables: [...typed], minor });
+    typed.push({ name: v.name, type: compiled.errors.length === 0 ? storableType(compiled.outputType) : 'dyn' });
+  }
+  const forVariables = typesByVariables.get(variables) ?? new Map<string, readonly TypedVariable[]>();
+  forVariables.set(key, typed);
+  typesByVariables.set(variables, forVariables);
+  return typed;
 }
 
 const PROGRAM_CACHE_LIMIT = 10_000;
@@ -126,8 +155,8 @@ export class CelRuntime {
 }
 
 /**
- * Converted objects, by identity. The tester never changes an object it has converted (a review
- * works on its own copy of the request's object, and manifests are read-only), so an object met
+ * Converted objects, by identity. The tester never changes an object it has converted, and it
+ * copies what it is given (manifests once, a request's objects per review), so an object met
  * again (the same params or Namespace for every binding) is converted once.
  */
 const converted = new WeakMap<object, unknown>();

@@ -54,8 +54,9 @@ export function metered<T>(budget: CostBudget, evaluate: () => T): T {
   try {
     return evaluate();
   } finally {
+    // Charged once, to the budget: a variable evaluated inside another expression is not also
+    // counted against that expression.
     active = outer;
     budget.remaining -= meter.used;
-    if (outer) outer.used += meter.used;
   }
 }

@@ -78,13 +78,17 @@ export function selectorMatches(selector: LabelSelector | undefined, labels: { r
 export function matchResourcesMatch(match: MatchResources, a: RequestAttributes, requireRules: boolean): boolean {
   const namespaceLabels = a.isNamespaceObject ? a.objectLabels ?? a.oldObjectLabels : a.namespaceLabels;
   if ((a.namespaced || a.isNamespaceObject) && !selectorMatches(match.namespaceSelector, namespaceLabels)) return false;
-  const objectSelected = [a.objectLabels, a.oldObjectLabels]
-    .filter((labels, i) => labels !== undefined || i === 0)
-    .some((labels) => selectorMatches(match.objectSelector, labels));
-  if (!objectSelected) return false;
+  if (!objectSelectorMatches(match.objectSelector, a)) return false;
   const matchPolicy = match.matchPolicy ?? 'Equivalent';
   if ((match.excludeResourceRules ?? []).some((r) => ruleMatches(r, a, matchPolicy))) return false;
   const rules = match.resourceRules ?? [];
   if (rules.length === 0) return !requireRules;
   return rules.some((r) => ruleMatches(r, a, matchPolicy));
+}
+
+/** The object or the old object must match; with neither (CONNECT), only an empty selector matches. */
+function objectSelectorMatches(selector: LabelSelector | undefined, a: RequestAttributes): boolean {
+  const empty = !selector || (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0);
+  if (empty) return true;
+  return [a.objectLabels, a.oldObjectLabels].some((labels) => labels !== undefined && selectorMatches(selector, labels));
 }

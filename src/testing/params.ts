@@ -14,11 +14,13 @@ const meta = (o: unknown): Meta => ((o as { metadata?: Meta })?.metadata ?? {});
 
 /**
  * Resolves a binding's params. A policy without paramKind has none; a binding without paramRef
- * of a policy with one evaluates once with `params` null. A namespaced paramKind (one whose
- * objects have namespaces) is looked up in `paramRef.namespace`, else in the request's namespace.
+ * of a policy with one evaluates once with `params` null. A namespaced paramKind (by the built-in
+ * kinds' table, else when its objects have namespaces) is looked up in `paramRef.namespace`, else
+ * in the request's namespace.
  */
 export function resolveParams(
   paramKind: ParamKind | undefined, paramRef: ParamRef | undefined, candidates: readonly unknown[], requestNamespace: string,
+  namespacedKind?: boolean,
 ): ParamResolution {
   if (!paramKind) return { kind: 'none' };
   if (!paramRef) return { kind: 'objects', objects: [null] };
@@ -26,13 +28,13 @@ export function resolveParams(
     const m = o as { apiVersion?: unknown; kind?: unknown };
     return m?.apiVersion === paramKind.apiVersion && m?.kind === paramKind.kind;
   });
-  const namespaced = ofKind.some((o) => !!meta(o).namespace);
+  const namespaced = namespacedKind ?? ofKind.some((o) => !!meta(o).namespace);
   let namespace: string | undefined;
   if (paramRef.namespace) {
     namespace = paramRef.namespace;
   } else if (namespaced) {
     if (!requestNamespace) {
-      return { kind: 'error', message: `cannot find a namespaced ${paramKind.kind} param for a cluster-scoped request: set paramRef.namespace` };
+      return { kind: 'error', message: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources' };
     }
     namespace = requestNamespace;
   }

@@ -55,9 +55,9 @@ export class PolicyTester {
     return new PolicyTester(chart.toJson(), options);
   }
 
-  /** A tester for manifests: parsed objects, or YAML documents (see `fromYaml`). */
+  /** A tester for manifests: parsed objects, or strings of (multi-document) YAML or JSON. */
   public static fromManifests(manifests: any[], options: PolicyTesterOptions = {}): PolicyTester {
-    return new PolicyTester(manifests, options);
+    return new PolicyTester((manifests ?? []).flatMap((m) => (typeof m === 'string' ? parseAllDocuments(m).map((d) => d.toJS()) : [m])), options);
   }
 
   /** A tester for a multi-document YAML text. */
@@ -71,15 +71,22 @@ export class PolicyTester {
   private readonly decide: ReturnType<typeof decideWith>;
 
   private constructor(manifests: readonly any[], options: PolicyTesterOptions) {
-    this.manifests = (manifests ?? []).filter((m) => m && typeof m === 'object');
+    // A copy: changing the caller's objects between reviews must not leave stale converted values.
+    this.manifests = deepCopy((manifests ?? []).filter((m) => m && typeof m === 'object'));
     this.decide = decideWith(options.permissions ?? []);
     this.runtime = new CelRuntime((options.kubernetesVersion ?? KubernetesVersion.LATEST).minor);
   }
 
   /** What admission control decides for `request`. */
-  public review(request: AdmissionRequest): AdmissionResult {
+  public review(input: AdmissionRequest): AdmissionResult {
+    const request: AdmissionRequest = {
+      ...input,
+      object: deepCopy(input.object),
+      oldObject: deepCopy(input.oldObject),
+      namespaceObject: deepCopy(input.namespaceObject),
+    };
     const base = this.attributes(request);
-    let object = request.object === undefined ? undefined : deepCopy(request.object);
+    let object = request.object;
     const mutated = this.mutate(request, base, object);
     object = mutated.object;
     const attributes = mutated.changed ? this.attributes({ ...request, object }) : base;
@@ -106,8 +113,8 @@ export class PolicyTester {
     const known = gvk ? builtInResource(gvk) : undefined;
     const resource = request.resource ?? (gvk && known ? { group: gvk.group, version: gvk.version, resource: known.resource } : undefined);
     if (!resource) {
-      throw new Error(`cannot infer the resource of ${gvk ? `${gvk.group || 'core'}/${gvk.version} ${gvk.kind}` : 'a request without an object'}: `
-        + 'give `resource: { group, version, resource }` in the request (needed for custom resources)');
+      const what = gvk ? `${gvk.group || 'core'}/${gvk.version} ${gvk.kind}` : object ? 'an object without apiVersion and kind' : 'a request without an object';
+      throw new Error(`cannot infer the resource of ${what}: give \`resource: { group, version, resource }\` in the request (needed for custom resources)`);
     }
     if (request.operation === Operation.ALL) throw new Error('a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
     const namespace = request.namespace ?? object?.metadata?.namespace ?? '';
@@ -122,17 +129,21 @@ export class PolicyTester {
       namespace,
       namespaced,
       isNamespaceObject: resource.group === '' && resource.resource === 'namespaces',
-      objectLabels: request.object?.metadata?.labels ?? (request.object ? {} : undefined),
+      objectLabels: isNamespace(object)
+        ? withNameLabel(request.object)?.metadata?.labels
+        : request.object?.metadata?.labels ?? (request.object ? {} : undefined),
       oldObjectLabels: request.oldObject?.metadata?.labels ?? (request.oldObject ? {} : undefined),
       namespaceLabels: this.namespaceObject(request, namespace)?.metadata?.labels ?? {},
     };
   }
 
+  /** The request's Namespace: given, found among the manifests, or one without labels; with the label the apiserver always sets. */
   private namespaceObject(request: AdmissionRequest, namespace: string): any {
-    if (request.namespaceObject) return request.namespaceObject;
     if (!namespace) return null;
-    return this.manifests.find((m) => m.kind === 'Namespace' && m.metadata?.name === namespace)
+    const found = request.namespaceObject
+      ?? this.manifests.find((m) => m.kind === 'Namespace' && m.metadata?.name === namespace)
       ?? { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } };
+    return withNameLabel(found);
   }
 
   private activation(request: AdmissionRequest, a: RequestAttributes, object: unknown): Activation {
@@ -167,11 +178,13 @@ export class PolicyTester {
     const denials: PolicyDenial[] = [];
     const policies = this.of<Map_>('MutatingAdmissionPolicy');
     const bindings = this.of<Mapb>('MutatingAdmissionPolicyBinding');
+    // The apiserver calls no patcher when there is no object (DELETE, some CONNECT).
+    if (input === undefined || input === null) return { object: input, changed: false, denials };
     const runPolicy = (policy: Map_): boolean => {
       let policyChanged = false;
       const spec = policy.spec ?? {};
       const policyName = policy.metadata?.name ?? '';
-      const failsClosed = (spec.failurePolicy ?? 'Fail') === 'Fail';
+      const failsClosed = spec.failurePolicy !== 'Ignore';
       for (const binding of bindings.filter((b) => b.spec?.policyName === policyName)) {
         if (!this.policyApplies(spec, binding.spec?.matchResources, a)) continue;
         const bindingName = binding.metadata?.name ?? '';
@@ -181,12 +194,12 @@ export class PolicyTester {
             policy: policyName,
             binding: bindingName,
             validationMessage: message,
-            reason: 'InternalError',
+            reason: 'Invalid',
             message: `policy '${policyName}' with binding '${bindingName}' denied request: ${message}`,
             ...(mutationIndex !== undefined ? { expressionIndex: mutationIndex } : {}),
           });
         };
-        const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace);
+        const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace, paramKindNamespaced(spec.paramKind));
         if (params.kind === 'notFound') {
           if (params.action === 'Deny') fail('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
           continue;
@@ -197,14 +210,16 @@ export class PolicyTester {
         }
         const hasParams = params.kind === 'objects';
         for (const param of hasParams ? params.objects : [undefined]) {
-          const activation = { ...this.activation(request, a, object), ...(hasParams ? { params: param ?? null } : {}) };
-          const scope = this.runtime.scope(spec.variables ?? [], hasParams, activation);
+          // Each mutation sees the object as the mutations before it left it.
+          const scopeFor = () => this.runtime.scope(spec.variables ?? [], hasParams,
+            { ...this.activation(request, a, object), ...(hasParams ? { params: param ?? null } : {}) });
+          let scope = scopeFor();
           if (!this.conditionsHold(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m))) continue;
           (spec.mutations ?? []).forEach((mutation, i) => {
             const jsonPatch = mutation.patchType === 'JSONPatch';
             const expression = (jsonPatch ? mutation.jsonPatch?.expression : mutation.applyConfiguration?.expression) ?? '';
             const value = scope.evaluate(expression, jsonPatch ? ExpressionField.JSON_PATCH : ExpressionField.APPLY_CONFIGURATION);
-            if ('error' in value) return fail(`expression '${expression}' resulted in error: ${value.error}`, i);
+            if ('error' in value) return fail(errorMessage(expression, value), i);
             let next: unknown;
             try {
               next = applyMutation(object, mutation.patchType ?? '', value.value);
@@ -214,6 +229,7 @@ export class PolicyTester {
             if (JSON.stringify(next) !== JSON.stringify(object)) {
               object = next;
               policyChanged = true;
+              scope = scopeFor();
             }
           });
         }
@@ -268,14 +284,22 @@ export class PolicyTester {
             });
           }
         };
-        const failsClosed = (spec.failurePolicy ?? 'Fail') === 'Fail';
-        const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace);
+        // Configuration errors and audit-annotation errors deny whatever the validationActions (under Fail).
+        const deny = (validationMessage: string) => denials.push({
+          policy: policyName,
+          binding: bindingName,
+          validationMessage,
+          reason: 'Forbidden',
+          message: `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}' denied request: ${validationMessage}`,
+        });
+        const failsClosed = spec.failurePolicy !== 'Ignore';
+        const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace, paramKindNamespaced(spec.paramKind));
         if (params.kind === 'notFound') {
-          if (params.action === 'Deny' && failsClosed) fail('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction', 'Invalid');
+          if (params.action === 'Deny' && failsClosed) deny('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
           continue;
         }
         if (params.kind === 'error') {
-          if (failsClosed) fail(`failed to configure binding: ${params.message}`, 'Invalid');
+          if (failsClosed) deny(`failed to configure binding: ${params.message}`);
           continue;
         }
         const hasParams = params.kind === 'objects';
@@ -286,7 +310,7 @@ export class PolicyTester {
           (spec.validations ?? []).forEach((v, i) => {
             const result = scope.evaluate(v.expression, ExpressionField.VALIDATION);
             if ('error' in result) {
-              if (failsClosed) fail(`expression '${v.expression}' resulted in error: ${result.error}`, 'Invalid', i);
+              if (failsClosed) fail(errorMessage(v.expression, result), 'Invalid', i);
               return;
             }
             if (result.value === true) return;
@@ -295,10 +319,16 @@ export class PolicyTester {
           for (const annotation of spec.auditAnnotations ?? []) {
             const result = scope.evaluate(annotation.valueExpression, ExpressionField.AUDIT_ANNOTATION_VALUE);
             if ('error' in result) {
-              if (failsClosed) fail(`valueExpression '${annotation.valueExpression}' resulted in error: ${result.error}`, 'Invalid');
+              if (failsClosed) deny(errorMessage(annotation.valueExpression, result));
               continue;
             }
-            if (typeof result.value === 'string' && result.value.trim() !== '') auditAnnotations[`${policyName}/${annotation.key}`] = result.value.trim();
+            if (typeof result.value === 'string' && result.value.trim() !== '') {
+              // One value per param; distinct values from several params are joined, as the apiserver does.
+              const key = `${policyName}/${annotation.key}`;
+              const values = new Set((auditAnnotations[key] ?? '').split(', ').filter((x) => x !== ''));
+              values.add(result.value.trim());
+              auditAnnotations[key] = [...values].join(', ');
+            }
           }
         }
       }
@@ -323,17 +353,17 @@ export class PolicyTester {
     conditions: readonly wire.MatchCondition[], scope: EvaluationScope, failurePolicy: string | undefined, onError: (message: string) => void,
   ): boolean {
     let error: string | undefined;
-    const conditionScope = scope.withBudget(new CostBudget(MATCH_CONDITIONS_BUDGET));
+    const conditionScope = scope.forMatchConditions(new CostBudget(MATCH_CONDITIONS_BUDGET));
     for (const c of conditions) {
       const result = conditionScope.evaluate(c.expression, ExpressionField.MATCH_CONDITION);
       if ('error' in result) {
-        error = error ?? `failed to evaluate match condition '${c.name}': ${result.error}`;
+        error = error ?? `failed to evaluate match condition '${c.name}': ${errorMessage(c.expression, result)}`;
         continue;
       }
       if (result.value !== true) return false;
     }
     if (error === undefined) return true;
-    if ((failurePolicy ?? 'Fail') === 'Fail') onError(error);
+    if (failurePolicy !== 'Ignore') onError(error);
     return false;
   }
 
@@ -354,4 +384,27 @@ export class PolicyTester {
 function requestKind(request: AdmissionRequest, object: unknown) {
   const gvk = groupVersionKind(object ?? request.oldObject);
   return gvk ? { group: gvk.group, version: gvk.version, kind: gvk.kind } : { group: '', version: '', kind: '' };
+}
+
+/** An evaluation error as the apiserver words it: compile errors as they are, runtime errors with their expression. */
+function errorMessage(expression: string, result: { readonly error: string; readonly compilation?: boolean }): string {
+  return result.compilation ? result.error : `expression '${expression}' resulted in error: ${result.error}`;
+}
+
+function isNamespace(object: unknown): boolean {
+  const gvk = groupVersionKind(object);
+  return gvk?.group === '' && gvk.kind === 'Namespace';
+}
+
+/** The apiserver labels every Namespace with `kubernetes.io/metadata.name: <name>`. */
+function withNameLabel(namespace: any): any {
+  const name = namespace?.metadata?.name;
+  if (!name) return namespace;
+  return { ...namespace, metadata: { ...namespace.metadata, labels: { ...namespace.metadata.labels, 'kubernetes.io/metadata.name': name } } };
+}
+
+/** Whether a paramKind is namespaced, for the built-in kinds; undefined (decided from the param objects) otherwise. */
+function paramKindNamespaced(paramKind: wire.ParamKind | undefined): boolean | undefined {
+  const gvk = paramKind ? groupVersionKind(paramKind) : undefined;
+  return gvk ? builtInResource(gvk)?.namespaced : undefined;
 }

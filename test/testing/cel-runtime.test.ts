@@ -23,6 +23,8 @@ describe('CelRuntime', () => {
 
   test('compile errors are returned as errors', () => {
     const scope = new CelRuntime(36).scope([], false, activation);
-    expect(scope.evaluate('params.x == 1', ExpressionField.VALIDATION)).toEqual({ error: expect.stringContaining("undeclared reference to 'params'") });
+    expect(scope.evaluate('params.x == 1', ExpressionField.VALIDATION)).toEqual({
+      error: expect.stringMatching(/^compilation error: compilation failed: ERROR: <input>:1:1: undeclared reference to 'params'/), compilation: true,
+    });
   });
 });

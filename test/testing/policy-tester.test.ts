@@ -235,7 +235,8 @@ describe('matching', () => {
       const condition = [{ name: 'needs-label', expression: 'object.metadata.labels.team == "a"' }];
       const fail = tester({ matchConditions: condition }).review(create(deployment(1)));
       expect(fail.allowed).toBe(false);
-      expect(fail.denials[0].validationMessage).toMatch(/^failed to evaluate match condition 'needs-label': no such key: labels/);
+      expect(fail.denials[0].validationMessage).toBe(
+        "failed to evaluate match condition 'needs-label': expression 'object.metadata.labels.team == \"a\"' resulted in error: no such key: labels");
       expect(tester({ matchConditions: condition, failurePolicy: 'Ignore' }).review(create(deployment(9))).allowed).toBe(true);
     });
   });
@@ -402,6 +403,25 @@ describe('mutating policies', () => {
     expect(t.review(create(pod)).patchedObject.metadata.labels).toEqual({ app: 'web', a: 'set', b: 'set' });
   });
 
+  test('each mutation sees the result of the ones before it', () => {
+    const t = PolicyTester.fromManifests([map({
+      mutations: [
+        { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: "1"}]' } },
+        { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/b", value: object.metadata.labels.a + "2"}]' } },
+      ],
+    }), mapb()]);
+    expect(t.review(create(pod)).patchedObject.metadata.labels).toEqual({ app: 'web', a: '1', b: '12' });
+  });
+
+  test('mutations are not applied without an object (DELETE)', () => {
+    const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['pods'] };
+    const t = PolicyTester.fromManifests([map({
+      matchConstraints: { resourceRules: [rule] },
+      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: "1"}]' } }],
+    }), mapb()]);
+    expect(t.review({ operation: Operation.DELETE, oldObject: pod })).toEqual({ allowed: true, denials: [], warnings: [], auditAnnotations: {} });
+  });
+
   test('a failing mutation denies the request under Fail, and is skipped under Ignore', () => {
     const broken = { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/x", value: object.spec.missing}]' } };
     const fail = PolicyTester.fromManifests([map({ mutations: [broken] }), mapb()]).review(create(pod));
@@ -423,5 +443,110 @@ describe('runtime cost limits', () => {
   test('cheap expressions are unaffected', () => {
     const t = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'lists.range(100).all(i, i >= 0)' }] }), vapb('b', 'p')]);
     expect(t.review(create(deployment(1))).allowed).toBe(true);
+  });
+});
+
+describe('apiserver behaviour found in review', () => {
+  test('a variable keeps its type: a bool variable is a validation', () => {
+    const t = PolicyTester.fromManifests([vap('p', {
+      variables: [{ name: 'small', expression: 'object.spec.replicas <= 5' }],
+      validations: [{ expression: 'variables.small' }],
+    }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(3))).allowed).toBe(true);
+    expect(t.review(create(deployment(9))).allowed).toBe(false);
+  });
+
+  test('changing the caller\'s objects between reviews is seen', () => {
+    const limits = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'team-a' }, data: { max: '5' } };
+    const t = PolicyTester.fromManifests([vap('p', {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      validations: [{ expression: 'object.spec.replicas <= int(params.data.max) && (oldObject == null || oldObject.spec.replicas <= 5)' }],
+    }), vapb('b', 'p', { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } }), limits]);
+    const old = deployment(2);
+    const update = { operation: Operation.UPDATE, object: deployment(3), oldObject: old };
+    expect(t.review(update).allowed).toBe(true);
+    old.spec.replicas = 9;
+    expect(t.review(update).allowed).toBe(false);
+  });
+
+  test('configuration errors deny even for Warn-only bindings', () => {
+    const t = PolicyTester.fromManifests([vap('p', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } }),
+      vapb('b', 'p', { validationActions: ['Warn'], paramRef: { name: 'missing', namespace: 'x', parameterNotFoundAction: 'Deny' } })]);
+    const result = t.review(create(deployment(1)));
+    expect(result.allowed).toBe(false);
+    expect(result.denials[0].reason).toBe('Forbidden');
+    expect(result.warnings).toEqual([]);
+  });
+
+  test('an objectSelector never matches a request without objects', () => {
+    const t = PolicyTester.fromManifests([vap('p', {
+      matchConstraints: {
+        objectSelector: { matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] },
+        resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'] }],
+      },
+      validations: [{ expression: 'false' }],
+    }), vapb('b', 'p')]);
+    expect(t.review({ operation: Operation.CONNECT, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, namespace: 'team-a', name: 'web' }).allowed).toBe(true);
+    expect(t.review(create(deployment(1))).allowed).toBe(false);
+  });
+
+  test('Namespaces carry kubernetes.io/metadata.name, so the usual exclusion works', () => {
+    const t = PolicyTester.fromManifests([vap('p', {
+      matchConstraints: {
+        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+        resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'] }],
+      },
+    }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(9, { namespace: 'kube-system' }))).allowed).toBe(true);
+    expect(t.review(create(deployment(9))).allowed).toBe(false);
+  });
+
+  test('a compile error is reported as the apiserver does, under failurePolicy', () => {
+    const t = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'object.spec.replicas <= params.max' }] }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(1))).denials[0].validationMessage).toMatch(/^compilation error: compilation failed: ERROR: <input>:1:25: undeclared reference to 'params'/);
+  });
+
+  test('any failurePolicy but Ignore fails closed', () => {
+    const t = PolicyTester.fromManifests([vap('p', { failurePolicy: 'fail' }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(undefined))).allowed).toBe(false);
+  });
+
+  test('fromManifests takes YAML strings too', () => {
+    const yaml = `apiVersion: ${G}\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {policyName: p, validationActions: [Deny]}\n`;
+    expect(PolicyTester.fromManifests([vap('p', {}), yaml]).review(create(deployment(9))).allowed).toBe(false);
+  });
+});
+
+describe('params and match conditions, as the apiserver scopes them', () => {
+  const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } };
+  const nodePolicy = (spec: object) => vap('p', {
+    matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['nodes'] }] },
+    ...spec,
+  });
+
+  test('a namespaced paramKind without paramRef.namespace cannot serve a cluster-scoped request', () => {
+    const t = PolicyTester.fromManifests([nodePolicy({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'true' }] }),
+      vapb('b', 'p', { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } })]);
+    expect(t.review(create(node)).denials[0].validationMessage).toBe(
+      'failed to configure binding: cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
+  });
+
+  test('match conditions see no namespaceObject', () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { env: 'prod' } } };
+    const t = PolicyTester.fromManifests([vap('p', {
+      matchConditions: [{ name: 'no-namespace', expression: 'namespaceObject == null' }],
+      validations: [{ expression: 'namespaceObject.metadata.labels.env == "dev"' }],
+    }), vapb('b', 'p'), ns]);
+    expect(t.review(create(deployment(1))).allowed).toBe(false);
+  });
+
+  test('distinct audit values of several params are joined', () => {
+    const t = PolicyTester.fromManifests([
+      vap('p', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [], auditAnnotations: [{ key: 'tier', valueExpression: 'string(params.data.tier)' }] }),
+      vapb('b', 'p', { paramRef: { selector: {}, namespace: 'params', parameterNotFoundAction: 'Deny' } }),
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'params' }, data: { tier: 'gold' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'params' }, data: { tier: 'silver' } },
+    ]);
+    expect(t.review(create(deployment(1))).auditAnnotations).toEqual({ 'p/tier': 'gold, silver' });
   });
 });
