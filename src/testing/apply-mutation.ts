@@ -12,10 +12,51 @@ import { deepCopy } from './deep-copy';
  */
 export function applyMutation(object: unknown, patchType: string, result: unknown): unknown {
   if (patchType === 'JSONPatch') {
-    const ops = (Array.isArray(result) ? result : []).map(toOperation);
-    return JsonPatch.apply(deepCopy(object), ...ops);
+    let doc = deepCopy(object);
+    for (const patch of Array.isArray(result) ? result : []) {
+      checkApplies(doc, patch);
+      doc = JsonPatch.apply(doc, toOperation(patch));
+    }
+    return doc;
   }
   return merge(object, result);
+}
+
+/**
+ * RFC 6902 is strict where fast-json-patch is lenient: the target of remove, replace and test,
+ * the source of move and copy, and the parent of every added value must exist (a `replace` of a
+ * missing key fails on the apiserver, it does not add it).
+ */
+function checkApplies(doc: unknown, patch: any): void {
+  const { op, path, from } = patch ?? {};
+  const missing = (p: string) => new Error(`${op} operation does not apply: doc is missing path: ${JSON.stringify(p)}`);
+  if (['remove', 'replace', 'test'].includes(op) && !exists(doc, path)) throw missing(path);
+  if (['move', 'copy'].includes(op) && !exists(doc, from)) throw missing(from);
+  if (['add', 'move', 'copy'].includes(op) && !exists(doc, parentOf(path))) throw missing(path);
+}
+
+function tokens(pointer: string): string[] {
+  if (typeof pointer !== 'string' || (pointer !== '' && !pointer.startsWith('/'))) throw new Error(`invalid JSON pointer ${JSON.stringify(pointer)}`);
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function parentOf(pointer: string): string {
+  return typeof pointer === 'string' ? pointer.slice(0, Math.max(0, pointer.lastIndexOf('/'))) : pointer;
+}
+
+function exists(doc: unknown, pointer: string): boolean {
+  let current: any = doc;
+  for (const token of tokens(pointer)) {
+    if (Array.isArray(current)) {
+      if (!/^\d+$/.test(token) || Number(token) >= current.length) return false;
+      current = current[Number(token)];
+    } else if (current !== null && typeof current === 'object' && Object.prototype.hasOwnProperty.call(current, token)) {
+      current = current[token];
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 function toOperation(patch: any): JsonPatch {

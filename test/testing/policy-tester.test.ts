@@ -550,3 +550,36 @@ describe('params and match conditions, as the apiserver scopes them', () => {
     expect(t.review(create(deployment(1))).auditAnnotations).toEqual({ 'p/tier': 'gold, silver' });
   });
 });
+
+describe('JSON patches are applied strictly, as RFC 6902 and the apiserver do', () => {
+  const map = (expression: string) => ({
+    apiVersion: G,
+    kind: 'MutatingAdmissionPolicy',
+    metadata: { name: 'm' },
+    spec: {
+      failurePolicy: 'Fail',
+      reinvocationPolicy: 'Never',
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression } }],
+    },
+  });
+  const binding = { apiVersion: G, kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'mb' }, spec: { policyName: 'm' } };
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'team-a' }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+  const review = (expression: string) => PolicyTester.fromManifests([map(expression), binding]).review(create(pod));
+
+  test.each([
+    ['[JSONPatch{op: "replace", path: "/spec/missing", value: 1}]', 'replace operation does not apply: doc is missing path: "/spec/missing"'],
+    ['[JSONPatch{op: "remove", path: "/metadata/labels/x"}]', 'remove operation does not apply: doc is missing path: "/metadata/labels/x"'],
+    ['[JSONPatch{op: "add", path: "/metadata/annotations/x", value: "y"}]', 'add operation does not apply: doc is missing path: "/metadata/annotations/x"'],
+  ])('%s fails', (expression, message) => {
+    expect(review(expression).denials[0].validationMessage).toBe(`failed to apply mutation 0: ${message}`);
+  });
+
+  test('valid operations apply in order', () => {
+    const result = review('[JSONPatch{op: "add", path: "/metadata/labels", value: {"a": "1"}}, JSONPatch{op: "replace", path: "/metadata/labels/a", value: "2"}, '
+      + 'JSONPatch{op: "add", path: "/spec/containers/-", value: {"name": "b", "image": "b:1"}}]');
+    expect(result.allowed).toBe(true);
+    expect(result.patchedObject.metadata.labels).toEqual({ a: '2' });
+    expect(result.patchedObject.spec.containers.map((c: any) => c.name)).toEqual(['app', 'b']);
+  });
+});
