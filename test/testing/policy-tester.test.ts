@@ -583,3 +583,57 @@ describe('JSON patches are applied strictly, as RFC 6902 and the apiserver do', 
     expect(result.patchedObject.spec.containers.map((c: any) => c.name)).toEqual(['app', 'b']);
   });
 });
+
+describe('rules and messages, one behaviour each', () => {
+  const one = (rule: object, spec: object = {}) => PolicyTester.fromManifests([vap('p', {
+    matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'], ...rule }] },
+    validations: [{ expression: 'false', message: 'matched' }],
+    ...spec,
+  }), vapb('b', 'p')]);
+  const matched = (t: PolicyTester, request: any) => !t.review(request).allowed;
+
+  test('the API group must match', () => {
+    expect(matched(one({ apiGroups: ['batch'] }), create(deployment(1)))).toBe(false);
+    expect(matched(one({ apiGroups: ['*'] }), create(deployment(1)))).toBe(true);
+  });
+
+  test('scope Namespaced excludes cluster-scoped resources, Cluster excludes namespaced ones', () => {
+    const nodeRule = { apiGroups: [''], resources: ['nodes'] };
+    const node = create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
+    expect(matched(one({ ...nodeRule, scope: 'Namespaced' }), node)).toBe(false);
+    expect(matched(one({ ...nodeRule, scope: 'Cluster' }), node)).toBe(true);
+    expect(matched(one({ scope: 'Namespaced' }), create(deployment(1)))).toBe(true);
+  });
+
+  test('NotIn, In, Exists and DoesNotExist in selectors', () => {
+    const withSelector = (expression: object) => one({}, {
+      matchConstraints: {
+        objectSelector: { matchExpressions: [expression] },
+        resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'] }],
+      },
+    });
+    const labelled = create(deployment(1, { labels: { tier: 'gold' } }));
+    expect(matched(withSelector({ key: 'tier', operator: 'NotIn', values: ['gold'] }), labelled)).toBe(false);
+    expect(matched(withSelector({ key: 'tier', operator: 'NotIn', values: ['silver'] }), labelled)).toBe(true);
+    expect(matched(withSelector({ key: 'tier', operator: 'In', values: ['gold'] }), labelled)).toBe(true);
+    expect(matched(withSelector({ key: 'tier', operator: 'Exists' }), labelled)).toBe(true);
+    expect(matched(withSelector({ key: 'tier', operator: 'DoesNotExist' }), labelled)).toBe(false);
+  });
+
+  test('a variable is evaluated once per evaluation, however often it is used', () => {
+    // The variable costs most of a per-call limit; evaluated for each of the 20 uses it would exhaust
+    // the 10,000,000 budget of the binding evaluation, evaluated once it does not.
+    const t = PolicyTester.fromManifests([vap('p', {
+      variables: [{ name: 'heavy', expression: 'lists.range(150000).all(i, i >= 0)' }],
+      validations: Array.from({ length: 20 }, () => ({ expression: 'variables.heavy' })),
+    }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(1))).allowed).toBe(true);
+  });
+
+  test('messageExpression results over 5 KiB fall back to message, and messages are trimmed', () => {
+    const review = (validation: object) => PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'false', ...validation }] }), vapb('b', 'p')])
+      .review(create(deployment(1))).denials[0].validationMessage;
+    expect(review({ message: '  static  ', messageExpression: "'x'.format([]) + 'y'" })).toBe('xy');
+    expect(review({ message: '  static  ', messageExpression: "lists.range(6000).map(i, 'x').join('')" })).toBe('static');
+  });
+});
