@@ -117,7 +117,8 @@ export class PolicyTester {
       throw new Error(`cannot infer the resource of ${what}: give \`resource: { group, version, resource }\` in the request (needed for custom resources)`);
     }
     if (request.operation === Operation.ALL) throw new Error('a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
-    const namespace = request.namespace ?? object?.metadata?.namespace ?? '';
+    // For a Namespace itself, the apiserver's request namespace is the Namespace's name.
+    const namespace = request.namespace ?? (isNamespace(object) ? object?.metadata?.name : object?.metadata?.namespace) ?? '';
     const namespaced = known ? known.namespaced : namespace !== '';
     return {
       operation: request.operation,

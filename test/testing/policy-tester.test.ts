@@ -637,3 +637,11 @@ describe('rules and messages, one behaviour each', () => {
     expect(review({ message: '  static  ', messageExpression: "lists.range(6000).map(i, 'x').join('')" })).toBe('static');
   });
 });
+
+test('for a Namespace, request.namespace is its name', () => {
+  const t = PolicyTester.fromManifests([vap('p', {
+    matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['namespaces'] }] },
+    validations: [{ expression: 'request.namespace == object.metadata.name' }],
+  }), vapb('b', 'p')]);
+  expect(t.review(create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } })).allowed).toBe(true);
+});
