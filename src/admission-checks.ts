@@ -1,8 +1,8 @@
 // How every construct of this library checks itself at synth: it renders its manifest, runs the
 // ManifestValidator on it, adds the checks only constructs can make (other objects of the app),
 // fails synthesis on errors and prints warnings.
-import { ApiObject } from 'cdk8s';
-import { IConstruct } from 'constructs';
+import { ApiObject, ApiObjectProps } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
 import { KubernetesVersion } from './kubernetes-version';
 import { ManifestValidator } from './validation/manifest-validator';
@@ -42,8 +42,19 @@ function remember(apiObject: ApiObject, manifest: any): void {
   }
 }
 
-/** The ApiObject of this library's constructs: it reuses the rendering of the checks that ran just before. */
+/**
+ * The ApiObject of this library's constructs: cluster-scoped, and it reuses the rendering of the
+ * checks that ran just before.
+ */
 export class CheckedApiObject extends ApiObject {
+  public constructor(scope: Construct, id: string, props: ApiObjectProps) {
+    super(scope, id, props);
+    // The six kinds are cluster-scoped: a namespaced chart's namespace must not reach the manifest.
+    // (objectMetadata already rejected a namespace given in props, so this one is the chart's.)
+    // Cleared here rather than by a JSON patch, which would deep-copy every manifest at every render.
+    (this.metadata as { namespace?: string }).namespace = undefined;
+  }
+
   public toJson(): any {
     const rendered = renderedForChecks.get(this);
     if (rendered !== undefined) {
@@ -83,10 +94,27 @@ export function checkedObject(construct: IConstruct): CheckedObject | undefined 
 /** Everything wrong with one construct's manifest, errors and warnings. */
 export function violationsOf(obj: CheckedObject, manifest: any = ApiObject.prototype.toJson.call(obj.apiObject)): Violation[] {
   return [
-    ...ManifestValidator.validate(manifest, { kubernetesVersion: obj.kubernetesVersion }),
+    ...manifestViolations(obj, manifest),
     ...duplicateNames(obj),
     ...(obj.crossChecks?.() ?? []),
   ];
+}
+
+/**
+ * The last manifest each object's validator run saw, as JSON, and what the validator found in it.
+ * cdk8s validates the whole app once per synthesis and again for every chart it serializes, so
+ * the same manifest comes back several times; the validator is a pure function of the manifest
+ * and the version, so an identical manifest gets the same answer without running it again.
+ */
+const validatedManifests = new WeakMap<ApiObject, { readonly json: string; readonly violations: readonly Violation[] }>();
+
+function manifestViolations(obj: CheckedObject, manifest: any): readonly Violation[] {
+  const json = JSON.stringify(manifest);
+  const last = validatedManifests.get(obj.apiObject);
+  if (last !== undefined && last.json === json) return last.violations;
+  const violations = ManifestValidator.validate(manifest, { kubernetesVersion: obj.kubernetesVersion });
+  validatedManifests.set(obj.apiObject, { json, violations });
+  return violations;
 }
 
 /** Two objects of one kind with one name in an app: the later overwrites the earlier on apply. */

@@ -1,4 +1,4 @@
-import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
@@ -82,8 +82,9 @@ export abstract class AdmissionPolicyBinding extends Construct {
       metadata: objectMetadata(options, this),
       spec: Lazy.any({ produce: () => this._renderSpec() }),
     });
-    this.apiObject.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
-    if (this.localPolicy) this.node.addDependency(this.localPolicy);
+    // Between the two ApiObjects rather than the two constructs: the same order in the output,
+    // without cdk8s expanding a construct dependency over both subtrees at every synthesis.
+    if (this.localPolicy) this.apiObject.node.addDependency(this.localPolicy.apiObject);
     attachChecks({
       construct: this,
       kind,

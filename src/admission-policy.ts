@@ -1,4 +1,4 @@
-import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
+import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
@@ -56,8 +56,6 @@ export abstract class AdmissionPolicy extends Construct {
       metadata: objectMetadata(props, this),
       spec: Lazy.any({ produce: () => this._renderSpec() }),
     });
-    // Cluster-scoped: a namespaced chart's namespace must not reach the manifest.
-    this.apiObject.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
     attachChecks({ construct: this, kind, apiObject: this.apiObject, kubernetesVersion: this.kubernetesVersion });
   }
 

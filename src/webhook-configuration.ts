@@ -1,4 +1,4 @@
-import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
@@ -77,7 +77,6 @@ export abstract class WebhookConfiguration extends Construct {
       metadata: { ...metadata, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) },
       webhooks: Lazy.any({ produce: () => this.webhooks.map((w) => w._render(this.mutating, this.caBundle?._caBundle)) }),
     });
-    this.apiObject.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
     attachChecks({
       construct: this,
       kind,

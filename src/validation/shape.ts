@@ -14,7 +14,10 @@ const INT32_MAX = 2 ** 31 - 1;
 export interface ShapeResult {
   /** Unknown fields and wrong JSON types. */
   readonly violations: FieldViolation[];
-  /** The input with every offending value removed, so rules can rely on the wire types. */
+  /**
+   * The input with every offending value removed, so rules can rely on the wire types: the input
+   * itself where nothing was removed, otherwise a copy of what had to change (the input is never modified).
+   */
   readonly value: unknown;
 }
 
@@ -74,42 +77,56 @@ function walkInteger(value: unknown, format: 'int32' | 'int64', path: FieldPath,
 
 function walkStringMap(value: unknown, path: FieldPath, out: FieldViolation[]): unknown {
   if (!isPlainObject(value)) return expect(false, value, 'object', path, out);
-  const result: { [key: string]: string } = {};
+  let result: { [key: string]: unknown } | undefined;
   for (const [key, item] of Object.entries(value)) {
-    if (item === null) continue;
-    const checked = expect(typeof item === 'string', item, 'string', path.key(key), out);
-    if (checked !== undefined) result[key] = checked as string;
+    const checked = item === null ? undefined : expect(typeof item === 'string', item, 'string', path.key(key), out);
+    if (checked !== item) result ??= copyUntil(value, key);
+    else if (result) result[key] = checked;
   }
-  return result;
+  return result ?? value;
 }
 
 function walkArray(value: unknown, items: FieldType, path: FieldPath, out: FieldViolation[]): unknown {
   if (!Array.isArray(value)) return expect(false, value, 'array', path, out);
-  const result: unknown[] = [];
+  let result: unknown[] | undefined;
   value.forEach((item, i) => {
     const checked = item === null ? expect(false, item, items.kind === 'object' ? 'object' : items.kind, path.index(i), out) : walk(item, items, path.index(i), out);
+    if (checked !== item) result ??= value.slice(0, i);
     // Keep positions stable so indices in later messages match the input.
-    result.push(checked);
+    if (result) result.push(checked);
   });
-  return result;
+  return result ?? value;
 }
 
 function walkObject(value: unknown, typeName: string, path: FieldPath, out: FieldViolation[]): unknown {
   if (!isPlainObject(value)) return expect(false, value, 'object', path, out);
   const schema = TYPES[typeName];
-  const result: { [key: string]: unknown } = {};
+  let result: { [key: string]: unknown } | undefined;
   for (const [key, item] of Object.entries(value)) {
     const field = Object.prototype.hasOwnProperty.call(schema, key) ? schema[key] : undefined;
-    const fieldPath = path.child(key);
+    let checked: unknown;
     if (!field) {
-      out.push(unknownField(fieldPath, key, typeName, Object.keys(schema)));
-      continue;
+      out.push(unknownField(path.child(key), key, typeName, Object.keys(schema)));
+    } else if (item !== null && item !== undefined) {
+      checked = walk(item, field.type, path.child(key), out);
     }
-    if (item === null || item === undefined) continue;
-    const checked = walk(item, field.type, fieldPath, out);
-    if (checked !== undefined) result[key] = checked;
+    if (checked !== item) result ??= copyUntil(value, key);
+    if (result && checked !== undefined) result[key] = checked;
   }
-  return result;
+  return result ?? value;
+}
+
+/**
+ * A copy of the entries of `value` before `key`. The walk copies an object or a list only from its
+ * first offending value on, so a valid manifest is checked without being copied.
+ */
+function copyUntil<T>(value: { [key: string]: T }, key: string): { [key: string]: T } {
+  const copy: { [key: string]: T } = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === key) break;
+    copy[k] = v;
+  }
+  return copy;
 }
 
 function isPlainObject(value: unknown): value is { [key: string]: unknown } {
