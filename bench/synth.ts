@@ -1,7 +1,8 @@
 /**
  * Synthesis cost of cdk8s-admission constructs against raw cdk8s ApiObjects carrying the same
  * manifests, in one process, alternating runs: N ValidatingPolicy + binding pairs (N = 1,000 and
- * 4,000) and a few hundred webhooks. Every check runs in the library's case (the validator, CEL
+ * 4,000) and a few hundred webhooks, in one chart, and the 4,000 pairs again spread over ten
+ * charts (cdk8s validates the whole app again for every chart it serializes). Every check runs in the library's case (the validator, CEL
  * compilation, cross-object checks); the raw objects are only resolved and serialized. A third
  * app carries the same manifests in the construct structure of the library without its checks
  * (a wrapper construct per object, a lazy spec, the binding-to-policy dependency), which splits
@@ -23,9 +24,10 @@ import {
 
 const ROUNDS = 5;
 
-function policies(chart: Chart, n: number): void {
+/** N policy + binding pairs, pair i in chart i mod the number of charts. */
+function policies(charts: Chart[], n: number): void {
   for (let i = 0; i < n; i++) {
-    new ValidatingPolicy(chart, `policy-${i}`, {
+    new ValidatingPolicy(charts[i % charts.length], `policy-${i}`, {
       name: `policy-${i}`,
       resourceRules: [AdmissionResource.DEPLOYMENTS.rule(Operation.CREATE, Operation.UPDATE)],
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
@@ -55,32 +57,41 @@ function webhooks(chart: Chart, n: number): void {
   }
 }
 
-function library(n: number, hooks: number): App {
+function library(n: number, hooks: number, chartCount = 1): App {
   const app = new App({ outdir: '/tmp/cdk8s-admission-bench' });
-  const chart = new Chart(app, 'library');
-  policies(chart, n);
-  webhooks(chart, hooks);
+  const charts = Array.from({ length: chartCount }, (_, c) => new Chart(app, `library-${c}`));
+  policies(charts, n);
+  webhooks(charts[0], hooks);
   return app;
 }
 
-function raw(manifests: any[]): App {
+/** The manifests of each chart of the library's app, as the library synthesizes them. */
+function manifestsOf(app: App): any[][] {
+  return app.charts.map((chart) => chart.toJson());
+}
+
+function raw(manifests: any[][]): App {
   const app = new App({ outdir: '/tmp/cdk8s-admission-bench' });
-  const chart = new Chart(app, 'raw');
-  manifests.forEach((m, i) => new ApiObject(chart, `o${i}`, m));
+  manifests.forEach((list, c) => {
+    const chart = new Chart(app, `raw-${c}`);
+    list.forEach((m, i) => new ApiObject(chart, `o${i}`, m));
+  });
   return app;
 }
 
 /** The manifests in the library's structure, unchecked: wrapper construct, lazy spec, binding after its policy. */
-function wrapped(manifests: any[]): App {
+function wrapped(manifests: any[][]): App {
   const app = new App({ outdir: '/tmp/cdk8s-admission-bench' });
-  const chart = new Chart(app, 'wrapped');
   const policyObjects = new Map<string, ApiObject>();
-  manifests.forEach((m, i) => {
-    const { spec, ...rest } = m;
-    const obj = new ApiObject(new Construct(chart, `w${i}`), 'Resource', { ...rest, spec: Lazy.any({ produce: () => spec }) });
-    if (m.kind === 'ValidatingAdmissionPolicy') policyObjects.set(m.metadata.name, obj);
-    const policy = policyObjects.get(spec?.policyName);
-    if (m.kind === 'ValidatingAdmissionPolicyBinding' && policy) obj.node.addDependency(policy);
+  manifests.forEach((list, c) => {
+    const chart = new Chart(app, `wrapped-${c}`);
+    list.forEach((m, i) => {
+      const { spec, ...rest } = m;
+      const obj = new ApiObject(new Construct(chart, `w${i}`), 'Resource', { ...rest, spec: Lazy.any({ produce: () => spec }) });
+      if (m.kind === 'ValidatingAdmissionPolicy') policyObjects.set(m.metadata.name, obj);
+      const policy = policyObjects.get(spec?.policyName);
+      if (m.kind === 'ValidatingAdmissionPolicyBinding' && policy) obj.node.addDependency(policy);
+    });
   });
   return app;
 }
@@ -94,9 +105,13 @@ function time(run: () => void): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-function measure(n: number, hooks: number): Times {
-  const manifests = library(n, hooks).charts[0].toJson();
-  const build: { [setup in Setup]: () => App } = { library: () => library(n, hooks), wrapped: () => wrapped(manifests), raw: () => raw(manifests) };
+function measure(n: number, hooks: number, charts: number): Times {
+  const manifests = manifestsOf(library(n, hooks, charts));
+  const build: { [setup in Setup]: () => App } = {
+    library: () => library(n, hooks, charts),
+    wrapped: () => wrapped(manifests),
+    raw: () => raw(manifests),
+  };
   const best: Times = { library: Infinity, wrapped: Infinity, raw: Infinity };
   for (let round = 0; round < ROUNDS; round++) {
     const order: Setup[] = round % 2 === 0 ? ['library', 'wrapped', 'raw'] : ['raw', 'wrapped', 'library'];
@@ -116,17 +131,17 @@ function peakRss(args: string[]): number {
 
 function main(): void {
   const results: Array<[number, number, Times]> = [];
-  for (const [n, hooks] of [[1000, 300], [4000, 300]]) {
-    const r = measure(n, hooks);
+  for (const [n, hooks, charts] of [[1000, 300, 1], [4000, 300, 1], [4000, 300, 10]]) {
+    const r = measure(n, hooks, charts);
     results.push([n, hooks, r]);
-    console.log(`${n} policy+binding pairs, ${hooks} webhooks: library ${r.library.toFixed(0)} ms, raw ApiObjects ${r.raw.toFixed(0)} ms, `
+    console.log(`${n} policy+binding pairs, ${hooks} webhooks, ${charts} chart(s): library ${r.library.toFixed(0)} ms, raw ApiObjects ${r.raw.toFixed(0)} ms, `
       + `ratio ${(r.library / r.raw).toFixed(2)}x; same structure unchecked ${r.wrapped.toFixed(0)} ms `
       + `(structure ${(r.wrapped / r.raw).toFixed(2)}x raw, checks ${(r.library / r.wrapped).toFixed(2)}x the structure)`);
   }
   const [small, large] = results;
   console.log(`growth 1,000 → 4,000 pairs: library ${(large[2].library / small[2].library).toFixed(2)}x, raw ${(large[2].raw / small[2].raw).toFixed(2)}x (linear: ~4x)`);
   const file = path.join(os.tmpdir(), 'cdk8s-admission-bench-manifests.json');
-  fs.writeFileSync(file, JSON.stringify(library(4000, 300).charts[0].toJson()));
+  fs.writeFileSync(file, JSON.stringify(manifestsOf(library(4000, 300))));
   const libraryRss = peakRss(['library', '4000']);
   const rawRss = peakRss(['raw', file]);
   console.log(`peak RSS, 4,000 pairs + 300 webhooks, fresh process each: library ${(libraryRss / 1024).toFixed(0)} MiB, `

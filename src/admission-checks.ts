@@ -1,6 +1,6 @@
 // How every construct of this library checks itself at synth: it renders its manifest, runs the
 // ManifestValidator on it, adds the checks only constructs can make (other objects of the app),
-// fails synthesis on errors and prints warnings.
+// fails synthesis on errors and prints warnings. What is serialized is always what was checked.
 import { ApiObject, ApiObjectProps } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
@@ -22,30 +22,34 @@ export interface CheckedObject {
 
 const CHECKED = Symbol.for('cdk8s-admission.CheckedObject');
 
+/** What one object's check found: the manifest it checked, as JSON, and the errors that fail synthesis. */
+interface CheckResult {
+  readonly json: string;
+  readonly failing: readonly string[];
+}
+
 /**
- * The manifest each object rendered for its checks, kept until the same synthesis serializes it:
- * synthesis validates every construct, then serializes, in one synchronous run, so the second
- * rendering would only repeat the first. An entry is used once, and all are dropped at the next
- * microtask, so nothing rendered before a later change is ever served.
+ * The checks made since the last microtask. cdk8s validates the whole app once per synthesis and
+ * again for every chart it serializes, all in one synchronous run; an object that passed its
+ * check in this run is not rendered and checked again at every pass. What makes that safe is
+ * `CheckedApiObject.toJson`: serialization renders afresh, and a manifest that differs from the
+ * one checked (the app changed between two syntheses in one tick) has the app checked again first.
  */
-const renderedForChecks = new Map<ApiObject, any>();
+const checkedThisTick = new Map<ApiObject, CheckResult>();
 let clearScheduled = false;
 
-function remember(apiObject: ApiObject, manifest: any): void {
-  renderedForChecks.set(apiObject, manifest);
+function remember(apiObject: ApiObject, result: CheckResult): void {
+  checkedThisTick.set(apiObject, result);
   if (!clearScheduled) {
     clearScheduled = true;
     queueMicrotask(() => {
-      renderedForChecks.clear();
+      checkedThisTick.clear();
       clearScheduled = false;
     });
   }
 }
 
-/**
- * The ApiObject of this library's constructs: cluster-scoped, and it reuses the rendering of the
- * checks that ran just before.
- */
+/** The ApiObject of this library's constructs: cluster-scoped, and never serialized unchecked after a check. */
 export class CheckedApiObject extends ApiObject {
   public constructor(scope: Construct, id: string, props: ApiObjectProps) {
     super(scope, id, props);
@@ -56,14 +60,13 @@ export class CheckedApiObject extends ApiObject {
   }
 
   public toJson(): any {
-    const rendered = renderedForChecks.get(this);
-    if (rendered !== undefined) {
-      renderedForChecks.delete(this);
-      return rendered;
-    }
-    return super.toJson();
+    const manifest = super.toJson();
+    const checked = checkedThisTick.get(this);
+    if (checked !== undefined && checked.json !== JSON.stringify(manifest)) recheckApp(this);
+    return manifest;
   }
 }
+
 const byRoot = new WeakMap<IConstruct, Map<string, CheckedObject[]>>();
 const printed = new WeakMap<IConstruct, Set<string>>();
 
@@ -76,15 +79,38 @@ export function attachChecks(obj: CheckedObject): void {
 
   obj.construct.node.addValidation({
     validate: () => {
-      const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
-      remember(obj.apiObject, manifest);
-      const violations = violationsOf(obj, manifest);
-      const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
-      const failing = violations.filter((v) => strict || v.severity === ViolationSeverity.ERROR);
-      if (!strict) printWarnings(obj.construct, violations.filter((v) => v.severity === ViolationSeverity.WARNING));
-      return failing.map((v) => `${v.path}: ${v.message}`);
+      const earlier = checkedThisTick.get(obj.apiObject);
+      if (earlier !== undefined && earlier.failing.length === 0) return [];
+      return [...check(obj).failing];
     },
   });
+}
+
+/** Renders one object, checks it, prints its warnings and remembers the result for this tick. */
+function check(obj: CheckedObject): CheckResult {
+  const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
+  const json = JSON.stringify(manifest);
+  const violations = violationsOf(obj, manifest, json);
+  const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
+  if (!strict) printWarnings(obj.construct, violations.filter((v) => v.severity === ViolationSeverity.WARNING));
+  const failing = violations.filter((v) => strict || v.severity === ViolationSeverity.ERROR).map((v) => `${v.path}: ${v.message}`);
+  const result = { json, failing };
+  remember(obj.apiObject, result);
+  return result;
+}
+
+/**
+ * Something changed after the checks of this tick (between two syntheses in one tick): checks
+ * every object of the app again and fails the way cdk8s fails validation, with every error at once.
+ */
+function recheckApp(changed: ApiObject): void {
+  const errors: string[] = [];
+  for (const objects of byRoot.get(changed.node.root)?.values() ?? []) {
+    for (const obj of objects) {
+      for (const error of check(obj).failing) errors.push(`[${obj.construct.node.path}] ${error}`);
+    }
+  }
+  if (errors.length > 0) throw new Error(`Validation failed with the following errors:\n  ${errors.join('\n  ')}`);
 }
 
 export function checkedObject(construct: IConstruct): CheckedObject | undefined {
@@ -92,9 +118,11 @@ export function checkedObject(construct: IConstruct): CheckedObject | undefined 
 }
 
 /** Everything wrong with one construct's manifest, errors and warnings. */
-export function violationsOf(obj: CheckedObject, manifest: any = ApiObject.prototype.toJson.call(obj.apiObject)): Violation[] {
+export function violationsOf(
+  obj: CheckedObject, manifest: any = ApiObject.prototype.toJson.call(obj.apiObject), json: string = JSON.stringify(manifest),
+): Violation[] {
   return [
-    ...manifestViolations(obj, manifest),
+    ...manifestViolations(obj, manifest, json),
     ...duplicateNames(obj),
     ...(obj.crossChecks?.() ?? []),
   ];
@@ -102,14 +130,13 @@ export function violationsOf(obj: CheckedObject, manifest: any = ApiObject.proto
 
 /**
  * The last manifest each object's validator run saw, as JSON, and what the validator found in it.
- * cdk8s validates the whole app once per synthesis and again for every chart it serializes, so
- * the same manifest comes back several times; the validator is a pure function of the manifest
- * and the version, so an identical manifest gets the same answer without running it again.
+ * The validator is a pure function of the manifest and the version, so a manifest checked again
+ * unchanged (the app checked again after a change elsewhere, `AdmissionWarnings.of`, the next
+ * synthesis) gets the same answer without running it again.
  */
 const validatedManifests = new WeakMap<ApiObject, { readonly json: string; readonly violations: readonly Violation[] }>();
 
-function manifestViolations(obj: CheckedObject, manifest: any): readonly Violation[] {
-  const json = JSON.stringify(manifest);
+function manifestViolations(obj: CheckedObject, manifest: any, json: string): readonly Violation[] {
   const last = validatedManifests.get(obj.apiObject);
   if (last !== undefined && last.json === json) return last.violations;
   const violations = ManifestValidator.validate(manifest, { kubernetesVersion: obj.kubernetesVersion });
