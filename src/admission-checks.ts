@@ -16,24 +16,35 @@ export interface CheckedObject {
   readonly kind: AdmissionKind;
   readonly apiObject: ApiObject;
   readonly kubernetesVersion: KubernetesVersion;
-  /** Checks that need other constructs (a binding's policy, a webhook's Service). */
+  /**
+   * Checks against other objects of this library (a binding's policy, names used twice). When one
+   * of those changes, its own serialization has the app checked again, so these need not run at
+   * every validation pass.
+   */
   readonly crossChecks?: () => Violation[];
+  /** Checks against objects this library does not check (a webhook's Service): run at every validation pass. */
+  readonly externalChecks?: () => Violation[];
 }
 
 const CHECKED = Symbol.for('cdk8s-admission.CheckedObject');
 
-/** What one object's check found: the manifest it checked, as JSON, and the errors that fail synthesis. */
+/**
+ * What one object's check found: the manifest it checked and its violations against objects this
+ * library does not check (both as JSON), and the errors that fail synthesis.
+ */
 interface CheckResult {
   readonly json: string;
+  readonly external: string;
   readonly failing: readonly string[];
 }
 
 /**
  * The checks made since the last microtask. cdk8s validates the whole app once per synthesis and
  * again for every chart it serializes, all in one synchronous run; an object that passed its
- * check in this run is not rendered and checked again at every pass. What makes that safe is
- * `CheckedApiObject.toJson`: serialization renders afresh, and a manifest that differs from the
- * one checked (the app changed between two syntheses in one tick) has the app checked again first.
+ * check in this run is not rendered and checked again at every pass, only its checks against
+ * objects outside this library run again. What makes that safe is `CheckedApiObject.toJson`: serialization
+ * renders afresh, and a manifest that differs from the one checked (the app changed between two
+ * syntheses in one tick) has the app checked again first.
  */
 const checkedThisTick = new Map<ApiObject, CheckResult>();
 let clearScheduled = false;
@@ -80,8 +91,8 @@ export function attachChecks(obj: CheckedObject): void {
   obj.construct.node.addValidation({
     validate: () => {
       const earlier = checkedThisTick.get(obj.apiObject);
-      if (earlier !== undefined && earlier.failing.length === 0) return [];
-      return [...check(obj).failing];
+      const unchanged = earlier !== undefined && earlier.failing.length === 0 && JSON.stringify(externalViolations(obj)) === earlier.external;
+      return unchanged ? [] : [...check(obj).failing];
     },
   });
 }
@@ -90,11 +101,12 @@ export function attachChecks(obj: CheckedObject): void {
 function check(obj: CheckedObject): CheckResult {
   const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
   const json = JSON.stringify(manifest);
-  const violations = violationsOf(obj, manifest, json);
+  const external = externalViolations(obj);
+  const violations = violationsOf(obj, manifest, json, external);
   const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
   if (!strict) printWarnings(obj.construct, violations.filter((v) => v.severity === ViolationSeverity.WARNING));
   const failing = violations.filter((v) => strict || v.severity === ViolationSeverity.ERROR).map((v) => `${v.path}: ${v.message}`);
-  const result = { json, failing };
+  const result = { json, external: JSON.stringify(external), failing };
   remember(obj.apiObject, result);
   return result;
 }
@@ -119,13 +131,16 @@ export function checkedObject(construct: IConstruct): CheckedObject | undefined 
 
 /** Everything wrong with one construct's manifest, errors and warnings. */
 export function violationsOf(
-  obj: CheckedObject, manifest: any = ApiObject.prototype.toJson.call(obj.apiObject), json: string = JSON.stringify(manifest),
+  obj: CheckedObject,
+  manifest: any = ApiObject.prototype.toJson.call(obj.apiObject),
+  json: string = JSON.stringify(manifest),
+  external: Violation[] = externalViolations(obj),
 ): Violation[] {
-  return [
-    ...manifestViolations(obj, manifest, json),
-    ...duplicateNames(obj),
-    ...(obj.crossChecks?.() ?? []),
-  ];
+  return [...manifestViolations(obj, manifest, json), ...duplicateNames(obj), ...(obj.crossChecks?.() ?? []), ...external];
+}
+
+function externalViolations(obj: CheckedObject): Violation[] {
+  return obj.externalChecks?.() ?? [];
 }
 
 /**

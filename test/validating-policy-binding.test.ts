@@ -151,6 +151,22 @@ describe('ValidatingPolicyBinding', () => {
       return policy(chart, { name: 'everything', resourceRules: [everything] });
     }
 
+    test('a policy widened after a clean synthesis in the same tick warns its binding at the next one', () => {
+      const app = Testing.app();
+      const p = policy(new Chart(app, 'policies'));
+      p.withBinding('binding', { validationActions: [ValidationAction.DENY] });
+      const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+      try {
+        app.synthYaml();
+        expect(warn).not.toHaveBeenCalled();
+        p.addResourceRule(everything); // the binding's manifest is unchanged; its check against the policy is not
+        app.synthYaml();
+        expect(warn.mock.calls.map((c) => c[0])).toEqual(expect.arrayContaining([expect.stringMatching(/\[policies\/binding\] spec.validationActions: /)]));
+      } finally {
+        warn.mockRestore();
+      }
+    });
+
     test('Deny, Fail, and * resources of * groups: warned, visible at synth and in AdmissionWarnings', () => {
       const chart = Testing.chart();
       everythingPolicy(chart).withBinding('binding', { validationActions: [ValidationAction.DENY] });

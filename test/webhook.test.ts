@@ -127,6 +127,15 @@ describe('Webhook.forService', () => {
       expect(Testing.synth(chart)[1].webhooks[0].clientConfig.service.port).toBe(expected);
     });
 
+    test('a Service changed after a clean synthesis in the same tick is checked again', () => {
+      const chart = Testing.chart();
+      const ports = [443];
+      new ValidatingWebhookConfiguration(chart, 'config', { webhooks: [Webhook.forService(service(chart, ports), hook({ port: 443 }))] });
+      Testing.synth(chart);
+      ports[0] = 9443; // the webhook's manifest is unchanged; only its check against the Service changes
+      expect(() => Testing.synth(chart)).toThrow('port 443 is not exposed by Service hooks/policy-webhook (test/svc), which exposes 9443');
+    });
+
     test('a port the Service does not expose is an error naming both', () => {
       const chart = Testing.chart();
       new ValidatingWebhookConfiguration(chart, 'config', { webhooks: [Webhook.forService(service(chart, [443]), hook({ port: 8443 }))] });
