@@ -1,6 +1,6 @@
 // How every construct of this library checks itself at synth: it renders its manifest, runs the
 // ManifestValidator on it, adds the checks only constructs can make (other objects of the app),
-// fails synthesis on errors and prints warnings. What is serialized is always what was checked.
+// fails synthesis on errors and prints warnings.
 import { ApiObject, ApiObjectProps } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
@@ -16,51 +16,44 @@ export interface CheckedObject {
   readonly kind: AdmissionKind;
   readonly apiObject: ApiObject;
   readonly kubernetesVersion: KubernetesVersion;
-  /**
-   * Checks against other objects of this library (a binding's policy, names used twice). When one
-   * of those changes, its own serialization has the app checked again, so these need not run at
-   * every validation pass.
-   */
+  /** Checks that need other constructs (a binding's policy, a webhook's Service). */
   readonly crossChecks?: () => Violation[];
-  /** Checks against objects this library does not check (a webhook's Service): run at every validation pass. */
-  readonly externalChecks?: () => Violation[];
 }
 
 const CHECKED = Symbol.for('cdk8s-admission.CheckedObject');
 
 /**
- * What one object's check found: the manifest it checked and its violations against objects this
- * library does not check (both as JSON), and the errors that fail synthesis.
+ * The manifest each object rendered for its checks, kept until the same synthesis serializes it:
+ * synthesis validates every construct, then serializes, in one synchronous run, so the second
+ * rendering would only repeat the first. An entry is used once, every validation pass renders
+ * anew, and all are dropped at the next microtask. (One way to be served an old rendering: a
+ * synthesis that did not serialize the object (another chart's `toJson()`, a failed synthesis),
+ * then a change, then the object's own `apiObject.toJson()` in the same tick, with no synthesis
+ * between.)
+ *
+ * Rendering at every pass costs: cdk8s validates the whole app once per synthesis and again for
+ * every chart it serializes. Skipping the rendering of objects checked earlier in the tick is not
+ * safe, since nothing tells a validation whether user code ran since the last pass.
  */
-interface CheckResult {
-  readonly json: string;
-  readonly external: string;
-  readonly failing: readonly string[];
-}
-
-/**
- * The checks made since the last microtask. cdk8s validates the whole app once per synthesis and
- * again for every chart it serializes, all in one synchronous run; an object that passed its
- * check in this run is not rendered and checked again at every pass, only its checks against
- * objects outside this library run again. What makes that safe is `CheckedApiObject.toJson`: serialization
- * renders afresh, and a manifest that differs from the one checked (the app changed between two
- * syntheses in one tick) has the app checked again first.
- */
-const checkedThisTick = new Map<ApiObject, CheckResult>();
+const renderedForChecks = new Map<ApiObject, any>();
 let clearScheduled = false;
 
-function remember(apiObject: ApiObject, result: CheckResult): void {
-  checkedThisTick.set(apiObject, result);
+function remember(apiObject: ApiObject, manifest: any): void {
+  renderedForChecks.set(apiObject, manifest);
   if (!clearScheduled) {
     clearScheduled = true;
-    queueMicrotask(() => {
-      checkedThisTick.clear();
+    // A promise job rather than queueMicrotask, which jest's fake timers replace.
+    void Promise.resolve().then(() => {
+      renderedForChecks.clear();
       clearScheduled = false;
     });
   }
 }
 
-/** The ApiObject of this library's constructs: cluster-scoped, and never serialized unchecked after a check. */
+/**
+ * The ApiObject of this library's constructs: cluster-scoped, and it reuses the rendering of the
+ * checks that ran just before.
+ */
 export class CheckedApiObject extends ApiObject {
   public constructor(scope: Construct, id: string, props: ApiObjectProps) {
     super(scope, id, props);
@@ -71,13 +64,14 @@ export class CheckedApiObject extends ApiObject {
   }
 
   public toJson(): any {
-    const manifest = super.toJson();
-    const checked = checkedThisTick.get(this);
-    if (checked !== undefined && checked.json !== JSON.stringify(manifest)) recheckApp(this);
-    return manifest;
+    const rendered = renderedForChecks.get(this);
+    if (rendered !== undefined) {
+      renderedForChecks.delete(this);
+      return rendered;
+    }
+    return super.toJson();
   }
 }
-
 const byRoot = new WeakMap<IConstruct, Map<string, CheckedObject[]>>();
 const printed = new WeakMap<IConstruct, Set<string>>();
 
@@ -90,39 +84,15 @@ export function attachChecks(obj: CheckedObject): void {
 
   obj.construct.node.addValidation({
     validate: () => {
-      const earlier = checkedThisTick.get(obj.apiObject);
-      const unchanged = earlier !== undefined && earlier.failing.length === 0 && JSON.stringify(externalViolations(obj)) === earlier.external;
-      return unchanged ? [] : [...check(obj).failing];
+      const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
+      remember(obj.apiObject, manifest);
+      const violations = violationsOf(obj, manifest);
+      const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
+      const failing = violations.filter((v) => strict || v.severity === ViolationSeverity.ERROR);
+      if (!strict) printWarnings(obj.construct, violations.filter((v) => v.severity === ViolationSeverity.WARNING));
+      return failing.map((v) => `${v.path}: ${v.message}`);
     },
   });
-}
-
-/** Renders one object, checks it, prints its warnings and remembers the result for this tick. */
-function check(obj: CheckedObject): CheckResult {
-  const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
-  const json = JSON.stringify(manifest);
-  const external = externalViolations(obj);
-  const violations = violationsOf(obj, manifest, json, external);
-  const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
-  if (!strict) printWarnings(obj.construct, violations.filter((v) => v.severity === ViolationSeverity.WARNING));
-  const failing = violations.filter((v) => strict || v.severity === ViolationSeverity.ERROR).map((v) => `${v.path}: ${v.message}`);
-  const result = { json, external: JSON.stringify(external), failing };
-  remember(obj.apiObject, result);
-  return result;
-}
-
-/**
- * Something changed after the checks of this tick (between two syntheses in one tick): checks
- * every object of the app again and fails the way cdk8s fails validation, with every error at once.
- */
-function recheckApp(changed: ApiObject): void {
-  const errors: string[] = [];
-  for (const objects of byRoot.get(changed.node.root)?.values() ?? []) {
-    for (const obj of objects) {
-      for (const error of check(obj).failing) errors.push(`[${obj.construct.node.path}] ${error}`);
-    }
-  }
-  if (errors.length > 0) throw new Error(`Validation failed with the following errors:\n  ${errors.join('\n  ')}`);
 }
 
 export function checkedObject(construct: IConstruct): CheckedObject | undefined {
@@ -130,28 +100,24 @@ export function checkedObject(construct: IConstruct): CheckedObject | undefined 
 }
 
 /** Everything wrong with one construct's manifest, errors and warnings. */
-export function violationsOf(
-  obj: CheckedObject,
-  manifest: any = ApiObject.prototype.toJson.call(obj.apiObject),
-  json: string = JSON.stringify(manifest),
-  external: Violation[] = externalViolations(obj),
-): Violation[] {
-  return [...manifestViolations(obj, manifest, json), ...duplicateNames(obj), ...(obj.crossChecks?.() ?? []), ...external];
-}
-
-function externalViolations(obj: CheckedObject): Violation[] {
-  return obj.externalChecks?.() ?? [];
+export function violationsOf(obj: CheckedObject, manifest: any = ApiObject.prototype.toJson.call(obj.apiObject)): Violation[] {
+  return [
+    ...manifestViolations(obj, manifest),
+    ...duplicateNames(obj),
+    ...(obj.crossChecks?.() ?? []),
+  ];
 }
 
 /**
  * The last manifest each object's validator run saw, as JSON, and what the validator found in it.
- * The validator is a pure function of the manifest and the version, so a manifest checked again
- * unchanged (the app checked again after a change elsewhere, `AdmissionWarnings.of`, the next
- * synthesis) gets the same answer without running it again.
+ * cdk8s validates the whole app once per synthesis and again for every chart it serializes, so
+ * the same manifest comes back several times; the validator is a pure function of the manifest
+ * and the version, so an identical manifest gets the same answer without running it again.
  */
 const validatedManifests = new WeakMap<ApiObject, { readonly json: string; readonly violations: readonly Violation[] }>();
 
-function manifestViolations(obj: CheckedObject, manifest: any, json: string): readonly Violation[] {
+function manifestViolations(obj: CheckedObject, manifest: any): readonly Violation[] {
+  const json = JSON.stringify(manifest);
   const last = validatedManifests.get(obj.apiObject);
   if (last !== undefined && last.json === json) return last.violations;
   const violations = ManifestValidator.validate(manifest, { kubernetesVersion: obj.kubernetesVersion });

@@ -82,8 +82,7 @@ export abstract class WebhookConfiguration extends Construct {
       kind,
       apiObject: this.apiObject,
       kubernetesVersion: this.kubernetesVersion,
-      crossChecks: () => this.duplicateNames(),
-      externalChecks: () => this.webhooks.flatMap((webhook, i) => webhook._checkService(`webhooks[${i}]`)),
+      crossChecks: () => this.crossChecks(),
     });
     for (const webhook of props.webhooks ?? []) this.addWebhook(webhook);
   }
@@ -106,19 +105,21 @@ export abstract class WebhookConfiguration extends Construct {
     names.set(webhook.name, [...(names.get(webhook.name) ?? []), this]);
   }
 
-  /** Webhook names another configuration of the app already uses. */
-  private duplicateNames(): Violation[] {
+  private crossChecks(): Violation[] {
     const names = webhookNamesByRoot.get(this.node.root);
-    return this.webhooks.flatMap((webhook, i): Violation[] => {
+    return this.webhooks.flatMap((webhook, i) => {
+      const path = `webhooks[${i}]`;
       const owners = names?.get(webhook.name) ?? [];
       const other = owners.find((c) => c !== this);
-      if (!other || owners.indexOf(this) < owners.indexOf(other)) return [];
-      return [{
-        path: `webhooks[${i}].name`,
-        message: `Duplicate value: ${JSON.stringify(webhook.name)}: ${other.node.path} has a webhook with the same name; webhook names `
-          + 'identify webhooks in metrics, audit annotations and errors, so keep them unique across the app',
-        severity: ViolationSeverity.ERROR,
-      }];
+      const duplicate: Violation[] = other && owners.indexOf(this) > owners.indexOf(other)
+        ? [{
+          path: `${path}.name`,
+          message: `Duplicate value: ${JSON.stringify(webhook.name)}: ${other.node.path} has a webhook with the same name; webhook names `
+            + 'identify webhooks in metrics, audit annotations and errors, so keep them unique across the app',
+          severity: ViolationSeverity.ERROR,
+        }]
+        : [];
+      return [...duplicate, ...webhook._checkService(path)];
     });
   }
 }

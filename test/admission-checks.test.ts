@@ -21,12 +21,27 @@ function countRenders(run: () => void): number {
 }
 
 describe('checks at synth', () => {
-  test('each object is rendered twice per synthesis (checked, then serialized), however many charts the app has', () => {
+  test('each object is rendered once per validation pass, and serialized from the last one', () => {
     for (const charts of [1, 5]) {
       const app = Testing.app();
       for (let i = 0; i < charts; i++) policy(new Chart(app, `chart-${i}`), `policy-${i}`);
       // cdk8s validates the whole app once, then again for each chart it serializes.
-      expect(countRenders(() => app.synthYaml())).toBe(2 * charts);
+      expect(countRenders(() => app.synthYaml())).toBe(charts * (charts + 1));
+    }
+  });
+
+  test('the rendering kept for serialization is dropped at the next tick, fake timers or not', async () => {
+    jest.useFakeTimers();
+    try {
+      const app = Testing.app();
+      const chart = new Chart(app, 'one');
+      const p = policy(chart);
+      new Chart(app, 'two').toJson(); // validates (renders p) without serializing p
+      await Promise.resolve();
+      p.addValidation({ expression: 'true', message: 'later' });
+      expect(p.apiObject.toJson().spec.validations).toHaveLength(2);
+    } finally {
+      jest.useRealTimers();
     }
   });
 
