@@ -127,7 +127,8 @@ function manifestViolations(obj: CheckedObject, manifest: any): readonly Violati
 
 /** Two objects of one kind with one name in an app: the later overwrites the earlier on apply. */
 function duplicateNames(obj: CheckedObject): Violation[] {
-  const same = byRoot.get(obj.construct.node.root)?.get(`${obj.kind}/${obj.apiObject.name}`) ?? [];
+  const registered = byRoot.get(obj.construct.node.root)?.get(`${obj.kind}/${obj.apiObject.name}`) ?? [];
+  const same = registered.length < 2 ? registered : registered.filter((o) => isInTree(o.construct));
   if (same.length < 2 || same[0] === obj) return [];
   return [{
     path: 'metadata.name',
@@ -136,6 +137,14 @@ function duplicateNames(obj: CheckedObject): Violation[] {
     kind: obj.kind,
     name: obj.apiObject.name,
   }];
+}
+
+/** False for a construct removed from its scope (`node.tryRemoveChild`), or below one. */
+export function isInTree(construct: IConstruct): boolean {
+  for (let c: IConstruct = construct; c.node.scope !== undefined; c = c.node.scope) {
+    if (c.node.scope.node.tryFindChild(c.node.id) !== c) return false;
+  }
+  return true;
 }
 
 function printWarnings(construct: IConstruct, warnings: Violation[]): void {

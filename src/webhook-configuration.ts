@@ -1,6 +1,6 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { attachChecks, CheckedApiObject } from './admission-checks';
+import { attachChecks, CheckedApiObject, isInTree } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { CaBundle } from './ca-bundle';
 import { KubernetesVersion } from './kubernetes-version';
@@ -109,7 +109,8 @@ export abstract class WebhookConfiguration extends Construct {
     const names = webhookNamesByRoot.get(this.node.root);
     return this.webhooks.flatMap((webhook, i) => {
       const path = `webhooks[${i}]`;
-      const owners = names?.get(webhook.name) ?? [];
+      const registered = names?.get(webhook.name) ?? [];
+      const owners = registered.length < 2 ? registered : registered.filter(isInTree);
       const other = owners.find((c) => c !== this);
       const duplicate: Violation[] = other && owners.indexOf(this) > owners.indexOf(other)
         ? [{

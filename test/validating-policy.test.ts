@@ -178,6 +178,15 @@ describe('ValidatingPolicy', () => {
       expect(() => app.synth()).toThrow('[b/replicas] metadata.name: Duplicate value: "replica-limit": a/replicas is a ValidatingAdmissionPolicy with the same name');
     });
 
+    test('a policy removed from the tree no longer counts as a duplicate', () => {
+      const app = Testing.app();
+      const a = new Chart(app, 'a');
+      policy(a);
+      a.node.tryRemoveChild('replicas');
+      policy(new Chart(app, 'b'));
+      expect(() => app.synthYaml()).not.toThrow();
+    });
+
     test('the escape hatch is the ApiObject', () => {
       const chart = Testing.chart();
       const p = policy(chart);

@@ -283,6 +283,15 @@ describe('WebhookOptions', () => {
     ].join('\n'));
   });
 
+  test('a configuration removed from the tree no longer holds its webhook names', () => {
+    const app = Testing.app();
+    const a = new Chart(app, 'a');
+    new ValidatingWebhookConfiguration(a, 'one', { webhooks: [Webhook.forServiceName('s', 'n', hook())] });
+    app.node.tryRemoveChild('a');
+    new ValidatingWebhookConfiguration(new Chart(app, 'b'), 'two', { webhooks: [Webhook.forServiceName('s', 'n', hook())] });
+    expect(() => app.synthYaml()).not.toThrow();
+  });
+
   test('configurations are cluster-scoped and reject a namespace', () => {
     expect(() => new ValidatingWebhookConfiguration(Testing.chart(), 'c', { metadata: { namespace: 'x' } })).toThrow('metadata.namespace "x" is not allowed');
   });
