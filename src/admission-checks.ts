@@ -5,6 +5,7 @@ import { ApiObject, ApiObjectProps } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
 import { KubernetesVersion } from './kubernetes-version';
+import { NameRegistry } from './name-registry';
 import { ManifestValidator } from './validation/manifest-validator';
 import { Violation, ViolationSeverity } from './validation/violation';
 
@@ -72,15 +73,12 @@ export class CheckedApiObject extends ApiObject {
     return super.toJson();
   }
 }
-const byRoot = new WeakMap<IConstruct, Map<string, CheckedObject[]>>();
+const objectNames = new NameRegistry<IConstruct>();
 const printed = new WeakMap<IConstruct, Set<string>>();
 
 export function attachChecks(obj: CheckedObject): void {
   Object.defineProperty(obj.construct, CHECKED, { value: obj, enumerable: false });
-  const names = byRoot.get(obj.construct.node.root) ?? new Map<string, CheckedObject[]>();
-  byRoot.set(obj.construct.node.root, names);
-  const key = `${obj.kind}/${obj.apiObject.name}`;
-  names.set(key, [...(names.get(key) ?? []), obj]);
+  objectNames.register(obj.construct, `${obj.kind}/${obj.apiObject.name}`);
 
   obj.construct.node.addValidation({
     validate: () => {
@@ -127,24 +125,15 @@ function manifestViolations(obj: CheckedObject, manifest: any): readonly Violati
 
 /** Two objects of one kind with one name in an app: the later overwrites the earlier on apply. */
 function duplicateNames(obj: CheckedObject): Violation[] {
-  const registered = byRoot.get(obj.construct.node.root)?.get(`${obj.kind}/${obj.apiObject.name}`) ?? [];
-  const same = registered.length < 2 ? registered : registered.filter((o) => isInTree(o.construct));
-  if (same.length < 2 || same[0] === obj) return [];
+  const same = objectNames.owners(obj.construct, `${obj.kind}/${obj.apiObject.name}`);
+  if (same.length < 2 || same[0] === obj.construct) return [];
   return [{
     path: 'metadata.name',
-    message: `Duplicate value: ${JSON.stringify(obj.apiObject.name)}: ${same[0].construct.node.path} is a ${obj.kind} with the same name, and one would overwrite the other on apply; give one a different name`,
+    message: `Duplicate value: ${JSON.stringify(obj.apiObject.name)}: ${same[0].node.path} is a ${obj.kind} with the same name, and one would overwrite the other on apply; give one a different name`,
     severity: ViolationSeverity.ERROR,
     kind: obj.kind,
     name: obj.apiObject.name,
   }];
-}
-
-/** False for a construct removed from its scope (`node.tryRemoveChild`), or below one. */
-export function isInTree(construct: IConstruct): boolean {
-  for (let c: IConstruct = construct; c.node.scope !== undefined; c = c.node.scope) {
-    if (c.node.scope.node.tryFindChild(c.node.id) !== c) return false;
-  }
-  return true;
 }
 
 function printWarnings(construct: IConstruct, warnings: Violation[]): void {

@@ -1,9 +1,10 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
-import { Construct, IConstruct } from 'constructs';
-import { attachChecks, CheckedApiObject, isInTree } from './admission-checks';
+import { Construct } from 'constructs';
+import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { CaBundle } from './ca-bundle';
 import { KubernetesVersion } from './kubernetes-version';
+import { NameRegistry } from './name-registry';
 import { objectMetadata } from './object-metadata';
 import { Violation, ViolationSeverity } from './validation/violation';
 import { Webhook } from './webhook';
@@ -42,7 +43,7 @@ export interface WebhookConfigurationProps {
   readonly kubernetesVersion?: KubernetesVersion;
 }
 
-const webhookNamesByRoot = new WeakMap<IConstruct, Map<string, WebhookConfiguration[]>>();
+const webhookNames = new NameRegistry<WebhookConfiguration>();
 
 /** What both webhook configuration kinds share. */
 export abstract class WebhookConfiguration extends Construct {
@@ -100,17 +101,13 @@ export abstract class WebhookConfiguration extends Construct {
     }
     this.webhooks.push(webhook);
     if (webhook._service) this.node.addDependency(webhook._service);
-    const names = webhookNamesByRoot.get(this.node.root) ?? new Map<string, WebhookConfiguration[]>();
-    webhookNamesByRoot.set(this.node.root, names);
-    names.set(webhook.name, [...(names.get(webhook.name) ?? []), this]);
+    webhookNames.register(this, webhook.name);
   }
 
   private crossChecks(): Violation[] {
-    const names = webhookNamesByRoot.get(this.node.root);
     return this.webhooks.flatMap((webhook, i) => {
       const path = `webhooks[${i}]`;
-      const registered = names?.get(webhook.name) ?? [];
-      const owners = registered.length < 2 ? registered : registered.filter(isInTree);
+      const owners = webhookNames.owners(this, webhook.name);
       const other = owners.find((c) => c !== this);
       const duplicate: Violation[] = other && owners.indexOf(this) > owners.indexOf(other)
         ? [{
