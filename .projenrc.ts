@@ -77,7 +77,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     },
   },
   gitignore: ['/examples/dist/', '/vendor/'],
-  eslintOptions: { dirs: ['src'], devdirs: ['test', 'examples', 'scripts', 'bench', 'projenrc', '.projenrc.ts'] },
+  eslintOptions: { dirs: ['src'], devdirs: ['test', 'examples', 'scripts', 'bench', 'conformance', 'projenrc', '.projenrc.ts'] },
 });
 
 // jsii 6 prints an end-of-life banner on Node 20; it is informational, not a failure.
@@ -139,6 +139,22 @@ synthExample.exec('rm -rf examples/dist');
 synthExample.spawn(bundleCel);
 synthExample.exec('ts-node --project examples/tsconfig.json examples/main.ts');
 
+// The real kube-apiserver as the oracle (conformance/README.md): a Go module builds it and an
+// embedded etcd into conformance/.bin/oracle (git-ignored, rebuilt only when its sources change),
+// and the differential suites compare the library's answers with the apiserver's.
+const conformance = project.addTask('conformance', {
+  description: 'Differential suites against a real kube-apiserver (builds conformance/.bin/oracle when missing); options: --seed N --manifests N --cel N --report FILE',
+});
+conformance.exec('[ -x .bin/oracle ] && [ -z "$(find go.mod go.sum cmd -newer .bin/oracle)" ] || go build -trimpath -o .bin/oracle ./cmd/oracle', { cwd: 'conformance' });
+conformance.spawn(synthExample);
+// The corpus: every manifest the jest suite validates, recorded by conformance/src/record-manifests.ts.
+conformance.exec('rm -rf conformance/.out/recorded');
+conformance.exec('jest --silent --coverage=false --setupFilesAfterEnv ./conformance/src/record-manifests.ts', {
+  env: { CDK8S_ADMISSION_RECORD_DIR: 'conformance/.out/recorded' },
+});
+conformance.exec('ts-node --project conformance/tsconfig.json conformance/src/run.ts', { receiveArgs: true });
+project.gitignore.addPatterns('/conformance/.bin/', '/conformance/.out/');
+
 // This machine (and CI) has no Maven, PyPI, NuGet or Go proxy: the other languages' packages can
 // only be built where their toolchains are. Locally, `package-all` packages JS and generates the
 // code of the four other languages, which is what jsii can check here (the release workflow still
@@ -160,7 +176,7 @@ packageAll.reset();
 packageAll.spawn(project.tasks.tryFind('package:js')!);
 packageAll.spawn(packageCode);
 
-for (const pattern of ['/examples/', '/bench/', '/.ci/']) {
+for (const pattern of ['/examples/', '/bench/', '/conformance/', '/.ci/']) {
   project.addPackageIgnore(pattern);
 }
 // The bundled CEL engine is part of the published package (it is gitignored, not npmignored).

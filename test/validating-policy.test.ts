@@ -154,12 +154,12 @@ describe('ValidatingPolicy', () => {
   describe('checks at synth', () => {
     test('reports every error at once, with construct path and field path', () => {
       const chart = Testing.chart();
-      policy(chart, { resourceRules: [{ apiGroups: [], apiVersions: ['v1'], resources: ['pods', '*'], operations: [Operation.CREATE] }], validations: [{ expression: 'true', message: ' ' }] });
+      policy(chart, { resourceRules: [{ apiGroups: [], apiVersions: ['v1'], resources: ['*', 'pods'], operations: [Operation.CREATE] }], validations: [{ expression: 'true', message: ' ' }] });
       new ValidatingPolicy(chart, 'other', { name: 'other', resourceRules: [deployments], auditAnnotations: [{ key: 'bad/key', valueExpression: "'v'" }] });
       expect(() => Testing.synth(chart)).toThrow([
         'Validation failed with the following errors:',
         '  [test/replicas] spec.matchConstraints.resourceRules[0].apiGroups: Required value',
-        '  [test/replicas] spec.matchConstraints.resourceRules[0].resources: Invalid value: ["pods","*"]: if \'*\' is present, must not specify other resources without subresources',
+        '  [test/replicas] spec.matchConstraints.resourceRules[0].resources: Invalid value: ["*","pods"]: if \'*\' is present, must not specify other resources without subresources',
         '  [test/replicas] spec.validations[0].message: Invalid value: " ": must be non-empty if specified',
         '  [test/other] spec.auditAnnotations[0].key: Invalid value: "other/bad/key": a qualified name must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\') with an optional DNS subdomain prefix and \'/\' (e.g. \'example.com/MyName\')',
       ].join('\n'));

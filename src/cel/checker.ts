@@ -4,7 +4,7 @@ import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, Typ
 import { CelIssue, compilationFailed, translateEngineError } from './errors';
 import { postCheckIssues } from './literal-checks';
 import { routeToCelSemantics } from './routes';
-import { celTypeName } from './type-names';
+import { celTypeName, splitTopLevel } from './type-names';
 import type { ExpressionChecker, ExpressionEnvironment } from '../validation/expression-checker';
 import { ExpressionField } from '../validation/expression-field';
 
@@ -129,14 +129,27 @@ function resultTypeError(spec: EnvironmentSpec, outputType: string): string | un
   return spec.minor >= 32 ? `must evaluate to ${want} but got ${actual}` : `must evaluate to ${want}`;
 }
 
+/** Engine spellings of the types the apiserver can declare a variable with as they are. */
+const DECLARABLE_TYPES: ReadonlySet<string> = new Set([
+  'bool', 'bytes', 'double', 'google.protobuf.Duration', 'int', 'null', 'string', 'google.protobuf.Timestamp', 'uint', 'dyn',
+]);
+
 /**
- * A variable's output type as later expressions see it (`variables.<name>`). Types that cannot
- * be named in another environment (unbound type parameters, `Object.<path>` literals) become dyn.
+ * A variable's output type as later expressions see it (`variables.<name>`). The apiserver keeps
+ * primitive types, and lists and maps of them (recursively); every other type (the authorizer,
+ * URLs, quantities, optionals, `Object.<path>`, type parameters it could not bind) is declared as
+ * dyn (convertCelTypeToDeclType in k8s.io/apiserver's CEL composition).
  */
 export function storableType(outputType: string | undefined): string {
   if (!outputType) return 'dyn';
-  if (/\bObject\b/.test(outputType) || /(^|[<, ])dyn</.test(outputType)) return 'dyn';
-  return outputType.replace(/(^|[<, ])[A-Z](?=$|[>,])/g, '$1dyn');
+  const generic = /^(list|map)<(.*)>$/.exec(outputType);
+  if (generic) {
+    const params = splitTopLevel(generic[2]).map(storableType);
+    if (generic[1] === 'list' && params.length === 1) return `list<${params[0]}>`;
+    if (generic[1] === 'map' && params.length === 2) return `map<${params[0]}, ${params[1]}>`;
+    return 'dyn';
+  }
+  return DECLARABLE_TYPES.has(outputType) ? outputType : 'dyn';
 }
 
 /**

@@ -26,7 +26,8 @@ function formatName(name: string): string {
   return name;
 }
 
-function splitTopLevel(text: string): string[] {
+/** The comma-separated parameters of a generic type's spelling, split at the top level only. */
+export function splitTopLevel(text: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let current = '';

@@ -1,4 +1,4 @@
-import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required } from './field-errors';
+import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { isPathSegmentName } from './formats';
 import { OPERATIONS, SCOPES } from './policy-enums';
@@ -58,40 +58,59 @@ function validateWildcardList(items: readonly string[], path: FieldPath, what: s
 }
 
 /**
- * The resource wildcard rules. The apiserver applies some of them only in one order
- * (`["pods", "*"]` and `["a/x", "a/*"]` pass, `["*", "pods"]` and `["a/*", "a/x"]` fail); this
- * library rejects both orders, since either way the rule says something it does not mean.
+ * The resource wildcard rules, as the apiserver applies them: in list order. A wildcard entry
+ * (`res/` + `*`, or `*` + `/sub`) forbids the entries after it that it covers, and `*` forbids other plain resources only
+ * when the last plain entry is not `*` itself, so `["pods", "*"]` and `["a/x", "a/*"]` pass while
+ * `["*", "pods"]` and `["a/*", "a/x"]` fail. What passes only by its order is still a rule that
+ * says something it does not mean: a warning.
  */
 export function validateResources(resources: readonly string[], path: FieldPath): FieldViolation[] {
   const out: FieldViolation[] = [];
   if (resources.length === 0) out.push(required(path));
   const entries = resources.map((r) => (typeof r === 'string' ? r : ''));
-  const count = (value: string) => entries.filter((e) => e === value).length;
+  const wildcardSubresources = new Set<string>();
+  const wildcardResources = new Set<string>();
+  let lastPlainIsNotWildcard = false;
   entries.forEach((entry, i) => {
-    if (entry === '') {
-      out.push(required(path.index(i)));
+    if (entry === '') out.push(required(path.index(i)));
+    const slash = entry.indexOf('/');
+    if (slash < 0) {
+      lastPlainIsNotWildcard = entry !== '*';
       return;
     }
-    const slash = entry.indexOf('/');
-    if (slash < 0) return;
     const resource = entry.slice(0, slash);
     const sub = entry.slice(slash + 1);
-    const self = (wildcard: string) => (wildcard === entry ? 1 : 0);
-    const resourceWildcard = `${resource}/*`;
-    const subresourceWildcard = `*/${sub}`;
-    if (count(resourceWildcard) > self(resourceWildcard)) {
-      out.push(invalid(path.index(i), entry, `if '${resourceWildcard}' is present, must not specify ${entry}`));
-    }
-    if (count(subresourceWildcard) > self(subresourceWildcard)) {
-      out.push(invalid(path.index(i), entry, `if '${subresourceWildcard}' is present, must not specify ${entry}`));
-    }
+    if (wildcardSubresources.has(resource)) out.push(invalid(path.index(i), entry, `if '${resource}/*' is present, must not specify ${entry}`));
+    if (wildcardResources.has(sub)) out.push(invalid(path.index(i), entry, `if '*/${sub}' is present, must not specify ${entry}`));
+    if (sub === '*') wildcardSubresources.add(resource);
+    if (resource === '*') wildcardResources.add(sub);
   });
   if (resources.length > 1 && entries.includes('*/*')) {
     out.push(invalid(path, resources, "if '*/*' is present, must not specify other resources"));
   }
-  if (entries.includes('*') && entries.some((e) => e !== '*' && e !== '' && !e.includes('/'))) {
+  if (entries.includes('*') && lastPlainIsNotWildcard) {
     out.push(invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
   }
+  return out.length > 0 ? out : coveredEntryWarnings(entries, path);
+}
+
+/** Entries that an earlier-or-later wildcard already covers, which the apiserver lets pass by their order. */
+function coveredEntryWarnings(entries: readonly string[], path: FieldPath): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  entries.forEach((entry, i) => {
+    const slash = entry.indexOf('/');
+    if (slash < 0) {
+      if (entry !== '*' && entries.includes('*')) out.push(warning(path.index(i), `'${entry}' is already matched by '*' in the same list: remove it, or remove '*'`));
+      return;
+    }
+    const resource = entry.slice(0, slash);
+    const sub = entry.slice(slash + 1);
+    for (const wildcard of [`${resource}/*`, `*/${sub}`]) {
+      if (wildcard !== entry && entries.includes(wildcard)) {
+        out.push(warning(path.index(i), `'${entry}' is already matched by '${wildcard}' in the same list: remove it, or remove '${wildcard}'`));
+      }
+    }
+  });
   return out;
 }
 

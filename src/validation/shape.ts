@@ -23,7 +23,8 @@ export interface ShapeResult {
 
 /**
  * Checks `value` against the wire type `typeName` as the apiserver's strict decoding would:
- * unknown fields and wrong JSON types are errors; `null` means "not set", as in Kubernetes JSON.
+ * unknown fields and wrong JSON types are errors; `null` means "not set" for a field, and the
+ * zero value for a list entry or map value, as in Go's decoding.
  * Required fields are left to the rules of each kind, which report them with the apiserver's messages.
  */
 export function checkShape(value: unknown, typeName: string, path: FieldPath): ShapeResult {
@@ -57,6 +58,22 @@ function walk(value: unknown, type: FieldType, path: FieldPath, out: FieldViolat
   }
 }
 
+/**
+ * What Go's JSON decoding leaves in a list entry or map value given as `null`: the type's zero
+ * value (`""`, `0`, `false`, an empty struct), which the rules then validate like any other value.
+ */
+function zeroValue(type: FieldType): unknown {
+  switch (type.kind) {
+    case 'string': return '';
+    case 'boolean': return false;
+    case 'integer': return 0;
+    case 'object':
+    case 'stringMap': return {};
+    case 'array': return [];
+    case 'json': return null;
+  }
+}
+
 function expect(ok: boolean, value: unknown, expected: string, path: FieldPath, out: FieldViolation[]): unknown {
   if (ok) return value;
   out.push(invalid(path, value, `must be of type ${expected}, not ${jsonType(value)}`));
@@ -79,7 +96,7 @@ function walkStringMap(value: unknown, path: FieldPath, out: FieldViolation[]): 
   if (!isPlainObject(value)) return expect(false, value, 'object', path, out);
   let result: { [key: string]: unknown } | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const checked = item === null ? undefined : expect(typeof item === 'string', item, 'string', path.key(key), out);
+    const checked = item === null ? '' : expect(typeof item === 'string', item, 'string', path.key(key), out);
     if (checked !== item) result ??= copyUntil(value, key);
     else if (result) result[key] = checked;
   }
@@ -90,7 +107,7 @@ function walkArray(value: unknown, items: FieldType, path: FieldPath, out: Field
   if (!Array.isArray(value)) return expect(false, value, 'array', path, out);
   let result: unknown[] | undefined;
   value.forEach((item, i) => {
-    const checked = item === null ? expect(false, item, items.kind === 'object' ? 'object' : items.kind, path.index(i), out) : walk(item, items, path.index(i), out);
+    const checked = walk(item === null ? zeroValue(items) : item, items, path.index(i), out);
     if (checked !== item) result ??= value.slice(0, i);
     // Keep positions stable so indices in later messages match the input.
     if (result) result.push(checked);

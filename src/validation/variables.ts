@@ -1,5 +1,5 @@
 import { ExpressionField } from './expression-checker';
-import { duplicate, FieldViolation, invalidEach, required } from './field-errors';
+import { FieldViolation, invalidEach, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { isCelIdentifier } from './formats';
 import { RuleContext } from './rule-context';
@@ -7,8 +7,8 @@ import type { Variable } from '../wire/admissionregistration';
 
 /**
  * C8: a policy's variables. Each expression sees only the variables before it.
- * Duplicate names are rejected here although the apiserver accepts them (a later duplicate
- * silently re-types the name): stricter, and never what a policy author means.
+ * The apiserver accepts duplicate names (the later one replaces the earlier for the expressions
+ * after it); never what a policy author means, so it is a warning.
  */
 export function validateVariables(variables: readonly Variable[], path: FieldPath, ctx: RuleContext, hasParams: boolean): FieldViolation[] {
   const out: FieldViolation[] = [];
@@ -16,13 +16,15 @@ export function validateVariables(variables: readonly Variable[], path: FieldPat
   variables.forEach((variable, i) => {
     if (!variable) return;
     const p = path.index(i);
-    const name = (variable.name ?? '').trim();
-    if (name === '') {
+    const name = variable.name ?? '';
+    if (name.trim() === '') {
       out.push(required(p.child('name'), 'name is not specified'));
     } else {
       // The apiserver checks the name as written: surrounding spaces make it invalid.
-      out.push(...invalidEach(p.child('name'), variable.name, isCelIdentifier(variable.name ?? '')));
-      if (declared.includes(name)) out.push(duplicate(p.child('name'), name));
+      out.push(...invalidEach(p.child('name'), name, isCelIdentifier(name)));
+      if (declared.includes(name)) {
+        out.push(warning(p.child('name'), `Duplicate value: "${name}": a variable of this name is declared before; the later one replaces it for the expressions after it`));
+      }
     }
     const expression = variable.expression ?? '';
     if (expression.trim() === '') {
@@ -30,17 +32,25 @@ export function validateVariables(variables: readonly Variable[], path: FieldPat
     } else {
       out.push(...ctx.checkExpression(p.child('expression'), expression, { field: ExpressionField.VARIABLE, hasParams, variables: [...declared] }));
     }
-    if (name !== '' && !declared.includes(name)) declared.push(name);
+    if (declares(variable) && !declared.includes(name)) declared.push(name);
   });
   return out;
+}
+
+/**
+ * The apiserver declares a variable, under its name as written, whenever its expression is not
+ * blank (whatever the name, and even when the expression does not compile, as dyn); a variable
+ * with a blank expression is not declared, so the expressions that use it fail.
+ */
+function declares(variable: Variable | undefined): boolean {
+  return !!variable && (variable.expression ?? '').trim() !== '';
 }
 
 /** The names of the variables a policy declares, in order, for the expressions that follow them. */
 export function declaredVariables(variables: readonly Variable[]): string[] {
   const names: string[] = [];
   for (const v of variables) {
-    const name = (v?.name ?? '').trim();
-    if (name !== '' && !names.includes(name)) names.push(name);
+    if (declares(v) && !names.includes(v.name ?? '')) names.push(v.name ?? '');
   }
   return names;
 }

@@ -1,4 +1,4 @@
-import { FieldViolation, invalid, required } from './field-errors';
+import { FieldViolation, invalid, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateWebhookServicePath } from './formats';
 import { hostname, isGoUrlError, parseGoUrl } from './go-url';
@@ -11,14 +11,23 @@ export function validateClientConfig(config: WebhookClientConfig | undefined, pa
   const c = config ?? {};
   const hasUrl = c.url !== undefined;
   const hasService = c.service !== undefined;
-  if (hasUrl === hasService) return [required(path, 'exactly one of url or service is required')];
-  return hasUrl ? validateUrl(c.url!, path.child('url')) : validateService(c.service!, path.child('service'));
+  const out = c.caBundle !== undefined && !isGoBase64(c.caBundle)
+    ? [invalid(path.child('caBundle'), c.caBundle, 'illegal base64 data: caBundle holds the PEM bundle base64-encoded (CaBundle.fromPem encodes it)')]
+    : [];
+  if (hasUrl === hasService) return [...out, required(path, 'exactly one of url or service is required')];
+  return [...out, ...(hasUrl ? validateUrl(c.url!, path.child('url')) : validateService(c.service!, path.child('service')))];
+}
+
+/** What Go's JSON decoding accepts for a []byte: standard base64 with padding, line breaks ignored. */
+function isGoBase64(value: string): boolean {
+  return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value.replace(/[\r\n]/g, ''));
 }
 
 /**
  * The URL rules of k8s.io/apiserver `ValidateWebhookURL`, with Go's `net/url` parsing (where
- * `https:///x` has no host, unlike a browser's URL parser). Stricter than the apiserver in one
- * point: a host with a port but no name (`https://:443/`) is rejected too.
+ * `https:///x` has no host, unlike a browser's URL parser). A host with a port but no name
+ * (`https://:443/`) passes the apiserver, which only asks for a non-empty host; no request can
+ * reach it, so it is a warning.
  */
 export function validateUrl(raw: string, path: FieldPath): FieldViolation[] {
   const u = parseGoUrl(raw);
@@ -27,7 +36,8 @@ export function validateUrl(raw: string, path: FieldPath): FieldViolation[] {
   }
   const out: FieldViolation[] = [];
   if (u.scheme !== 'https') out.push(invalid(path, u.scheme, `'https' is the only allowed URL scheme${URL_FORM}`));
-  if (u.host === '' || hostname(u) === '') out.push(invalid(path, u.host, `host must be specified${URL_FORM}`));
+  if (u.host === '') out.push(invalid(path, u.host, `host must be specified${URL_FORM}`));
+  else if (hostname(u) === '') out.push(warning(path, `the host ${JSON.stringify(u.host)} has a port but no name: the apiserver accepts it, but cannot call the webhook; give a host name${URL_FORM}`));
   if (u.user !== undefined) out.push(invalid(path, u.user, 'user information is not permitted in the URL'));
   if (u.fragment !== '') out.push(invalid(path, u.fragment, 'fragments are not permitted in the URL'));
   if (u.rawQuery !== '') out.push(invalid(path, u.rawQuery, 'query parameters are not permitted in the URL'));

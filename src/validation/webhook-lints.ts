@@ -32,7 +32,7 @@ const anyGroup = (r: RuleWithOperations) => (r.apiGroups ?? []).includes('*');
 const hasGroup = (r: RuleWithOperations, group: string) => anyGroup(r) || (r.apiGroups ?? []).includes(group);
 const anyResource = (r: RuleWithOperations) => (r.resources ?? []).some((x) => x === '*' || x === '*/*');
 const hasResource = (r: RuleWithOperations, resource: string) =>
-  anyResource(r) || (r.resources ?? []).some((x) => x === resource || x.startsWith(`${resource}/`));
+  anyResource(r) || (r.resources ?? []).some((x) => x === resource || (typeof x === 'string' && x.startsWith(`${resource}/`)));
 const matches = (r: RuleWithOperations, group: string, resource: string) => hasGroup(r, group) && hasResource(r, resource);
 
 function conditionsMention(conditions: readonly MatchCondition[] | undefined, word: string): boolean {

@@ -76,7 +76,9 @@ describe('ManifestValidator.validate', () => {
         ['spec.auditAnnotations', 'validations or auditAnnotations must contain at least one item'],
       ]);
       expectErrors(validatingPolicy({ validations: [{ expression: 1 }] }), [['spec.validations[0].expression', 'must be of type string, not number']]);
-      expectErrors(validatingPolicy({ validations: [null] }), [['spec.validations[0]', 'must be of type object, not null']]);
+      // Go decodes a null list entry as the zero value, which the rules then check.
+      expectErrors(validatingPolicy({ validations: [null] }), [['spec.validations[0].expression', 'Required value']]);
+      expectErrors(validatingPolicy({}, { labels: { a: null } }), []);
       expectErrors(validatingPolicy({}, { labels: { a: 1 } }), [['metadata.labels[a]', 'must be of type string, not number']]);
       expectErrors(validatingBinding({ policyName: 7 }), [['spec.policyName', 'must be of type string, not number']]);
     });
@@ -90,6 +92,52 @@ describe('ManifestValidator.validate', () => {
     test('null means not set, as in Kubernetes JSON', () => {
       expectValid(validatingPolicy({ paramKind: null, variables: null }, { labels: null }));
     });
+  });
+});
+
+describe('metadata (ObjectMeta rules every kind shares)', () => {
+  const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: '6f1c1f0e-7d1a-4c1e-9e2b-1c2d3e4f5a6b' };
+  const withMeta = (metadata: object) => validatingBinding({}, metadata);
+
+  test('a complete owner reference is valid', () => {
+    expectValid(withMeta({ ownerReferences: [owner, { ...owner, name: 'second', controller: true }] }));
+  });
+
+  test.each([
+    ['apiVersion', { apiVersion: '' }, 'Required value: must not be empty'],
+    ['apiVersion', { apiVersion: 'a/b/c' }, 'must be <group>/<version> or <version>'],
+    ['apiVersion', { apiVersion: 'apps/' }, 'must be <group>/<version> or <version>'],
+    ['kind', { kind: '' }, 'Required value: must not be empty'],
+    ['name', { name: '' }, 'Required value: must not be empty'],
+    ['uid', { uid: '' }, 'Required value: must not be empty'],
+  ])('an owner reference needs %s (%j)', (field, change, message) => {
+    expectErrors(withMeta({ ownerReferences: [{ ...owner, ...change }] }), [[`metadata.ownerReferences[0].${field}`, message]]);
+  });
+
+  test('Events cannot own objects, and only one owner is the controller', () => {
+    expectErrors(withMeta({ ownerReferences: [{ ...owner, kind: 'Event' }] }), [['metadata.ownerReferences[0]', '/v1, Kind=Event is disallowed from being an owner']]);
+    expectErrors(withMeta({ ownerReferences: [{ ...owner, controller: true }, { ...owner, name: 'b', controller: true }] }), [
+      ['metadata.ownerReferences', 'Only one reference can have Controller set to true. Found "true" in references for ConfigMap/owner and ConfigMap/b'],
+    ]);
+  });
+
+  test('finalizers are qualified names, and orphan excludes foregroundDeletion', () => {
+    expectValid(withMeta({ finalizers: ['example.com/cleanup', 'orphan'] }));
+    expectErrors(withMeta({ finalizers: ['bad_finalizer/x/y'] }), [['metadata.finalizers', 'Invalid value: "bad_finalizer/x/y"']]);
+    expectErrors(withMeta({ finalizers: ['orphan', 'foregroundDeletion'] }), [['metadata.finalizers', 'finalizer orphan and foregroundDeletion cannot be both set']]);
+  });
+
+  test('generation is the apiserver\'s to set: any value passes on create', () => {
+    expectValid(withMeta({ generation: -1 }));
+  });
+
+  test('a generateName is checked as a prefix, and as the name it generates', () => {
+    const manifest = validatingBinding({}, { name: undefined, generateName: 'Demo-' });
+    expectErrors(manifest, [
+      ['metadata.generateName', 'Invalid value: "Demo-": a lowercase RFC 1123 subdomain'],
+      ['metadata.name', 'Invalid value: "Demo-xxxxx": a lowercase RFC 1123 subdomain'],
+    ]);
+    expectErrors(validatingBinding({}, { name: undefined, generateName: 'demo-' }), []);
   });
 });
 

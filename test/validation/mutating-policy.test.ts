@@ -23,8 +23,10 @@ function withParamKind(paramKind: object): any {
   return mutatingPolicy({ paramKind });
 }
 
-function withVariables(variables: object[]): any {
-  return mutatingPolicy({ variables });
+/** A policy with these variables, and (given `condition`) one apply configuration that uses them. */
+function withVariables(variables: object[], condition?: string): any {
+  const mutations = [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: `${condition} ? Object{} : Object{}` } }];
+  return mutatingPolicy({ variables, ...(condition ? { mutations } : {}) });
 }
 
 function withMutation(mutation: object): any {
@@ -283,10 +285,21 @@ describe('M7/C8: spec.variables', () => {
     expectValid(withVariables([{ name, expression: '1' }]));
   });
 
-  test('duplicate names are rejected (stricter than the apiserver)', () => {
-    expectErrors(withVariables([{ name: 'a', expression: '1' }, { name: 'b', expression: '2' }, { name: 'a', expression: '3' }]), [
-      ['spec.variables[2].name', 'Duplicate value: "a"'],
+  test('duplicate names pass, as they do the apiserver, with a warning', () => {
+    const manifest = withVariables([{ name: 'a', expression: '1' }, { name: 'b', expression: '2' }, { name: 'a', expression: '3' }]);
+    expectErrors(manifest, []);
+    expect(warnings(manifest)).toContainEqual(expect.objectContaining({ path: 'spec.variables[2].name', message: expect.stringContaining('Duplicate value: "a"') }));
+  });
+
+  test('a variable with a blank expression is not declared: its users fail, as on the apiserver', () => {
+    expectErrors(withVariables([{ name: 'a', expression: ' ' }], "variables.a == 'x'"), [
+      ['spec.variables[0].expression', 'Required value: expression is not specified'],
+      ['spec.mutations[0].applyConfiguration.expression', "undefined field 'a'"],
     ]);
+  });
+
+  test('a variable whose type cannot be declared (the authorizer, variables itself) is dyn for its users', () => {
+    expectErrors(withVariables([{ name: 'a', expression: 'authorizer' }, { name: 'b', expression: 'variables' }], 'variables.a == variables.b'), []);
   });
 
   test.each([

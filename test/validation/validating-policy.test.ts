@@ -27,7 +27,10 @@ describe('ValidatingAdmissionPolicy', () => {
       const manifest = validatingPolicy({ auditAnnotations: undefined }, { name: undefined, generateName: 'demo-' });
       expectValid(manifest);
       expect(warnings(manifest).map((w) => w.path)).toEqual(['metadata.generateName']);
-      expectErrors(validatingPolicy({}, { name: undefined, generateName: 'Demo-' }), [['metadata.generateName', 'RFC 1123 subdomain']]);
+      expectErrors(validatingPolicy({}, { name: undefined, generateName: 'Demo-' }), [
+        ['metadata.generateName', 'RFC 1123 subdomain'],
+        ['metadata.name', 'Invalid value: "Demo-xxxxx": a lowercase RFC 1123 subdomain'],
+      ]);
     });
 
     test('a namespace on a cluster-scoped object is a warning (the apiserver drops it)', () => {
@@ -95,11 +98,19 @@ describe('ValidatingAdmissionPolicy', () => {
       ]);
     });
 
-    test('resource wildcard rules are checked in both orders', () => {
-      expectErrors(validatingPolicy(rules(['pods', '*'])), [['spec.matchConstraints.resourceRules[0].resources', "if '*' is present"]]);
+    test('resource wildcard rules are checked in list order, as the apiserver does; the other order warns', () => {
       expectErrors(validatingPolicy(rules(['*', 'pods'])), [['spec.matchConstraints.resourceRules[0].resources', "if '*' is present"]]);
-      expectErrors(validatingPolicy(rules(['pods/log', 'pods/*'])), [['spec.matchConstraints.resourceRules[0].resources[0]', "if 'pods/*' is present, must not specify pods/log"]]);
+      expectErrors(validatingPolicy(rules(['pods/*', 'pods/log'])), [['spec.matchConstraints.resourceRules[0].resources[1]', "if 'pods/*' is present, must not specify pods/log"]]);
+      expectErrors(validatingPolicy(rules(['configmaps', 'pods', '*'])), []);
+      // The apiserver looks only at the last plain entry before deciding about '*'.
+      expectErrors(validatingPolicy(rules(['pods', '*', 'configmaps'])), [['spec.matchConstraints.resourceRules[0].resources', "if '*' is present"]]);
+      for (const resources of [['pods', '*'], ['pods/log', 'pods/*']]) {
+        const manifest = validatingPolicy(rules(resources));
+        expectErrors(manifest, []);
+        expect(warnings(manifest)).toContainEqual(expect.objectContaining({ path: 'spec.matchConstraints.resourceRules[0].resources[0]', message: expect.stringContaining('is already matched by') }));
+      }
       expectValid(validatingPolicy(rules(['*', 'pods/log'])));
+      expect(warnings(validatingPolicy(rules(['*', 'pods/log'])))).toEqual([]);
     });
 
     test('excludeResourceRules are checked like resourceRules', () => {

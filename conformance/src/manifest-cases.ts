@@ -1,0 +1,79 @@
+/**
+ * The manifest cases: the corpus (the example app's manifests and every manifest the jest suite
+ * validated, recorded by record-manifests.ts) and the generated ones (valid bases mutated one to
+ * three fields at a time, drawn by fast-check from a seed).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as fc from 'fast-check';
+import { Base } from './bases';
+import { applyMutation, describe, Mutation, mutationsAt, pathsOf } from './manifest-mutations';
+import { ManifestCase } from './manifest-suite';
+
+const ADMISSION_GROUP = 'admissionregistration.k8s.io/';
+
+/** The admissionregistration objects in a list of manifests, as corpus cases (one per distinct object). */
+export function corpusCases(label: string, manifests: readonly unknown[], served: (kind: string, version: string) => boolean): ManifestCase[] {
+  const seen = new Set<string>();
+  const out: ManifestCase[] = [];
+  for (const m of manifests) {
+    if (typeof m !== 'object' || m === null) continue;
+    const { apiVersion, kind } = m as { apiVersion?: unknown; kind?: unknown };
+    if (typeof apiVersion !== 'string' || !apiVersion.startsWith(ADMISSION_GROUP) || typeof kind !== 'string') continue;
+    if (!served(kind, apiVersion.slice(ADMISSION_GROUP.length))) continue;
+    const key = JSON.stringify(m);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ name: `${label} #${out.length} ${kind} ${nameOf(m)}`, source: 'corpus', kind, apiVersion, manifest: m });
+  }
+  return out;
+}
+
+function nameOf(m: object): string {
+  const name = (m as { metadata?: { name?: unknown } }).metadata?.name;
+  return typeof name === 'string' ? name.slice(0, 60) : '(no name)';
+}
+
+/** Manifests recorded from the jest suite, one JSON document per line, in the files of `dir`. */
+export function recordedManifests(dir: string): unknown[] {
+  if (!fs.existsSync(dir)) return [];
+  const out: unknown[] = [];
+  for (const file of fs.readdirSync(dir).sort()) {
+    for (const line of fs.readFileSync(path.join(dir, file), 'utf8').split('\n')) {
+      if (line.trim() !== '') out.push(JSON.parse(line));
+    }
+  }
+  return out;
+}
+
+/** `count` distinct mutated manifests, reproducible from `seed`. */
+export function generatedCases(bases: readonly Base[], count: number, seed: number): ManifestCase[] {
+  const candidates = bases.map((b) => pathsOf(b.manifest)
+    .filter((p) => p.path[0] !== 'apiVersion' && p.path[0] !== 'kind')
+    .flatMap((p) => mutationsAt(p.path, p.value)));
+  const arbitrary = fc.integer({ min: 0, max: bases.length - 1 }).chain((b) =>
+    fc.tuple(fc.constant(b), fc.array(fc.integer({ min: 0, max: candidates[b].length - 1 }), { minLength: 1, maxLength: 3 })));
+  const out: ManifestCase[] = [];
+  const seen = new Set<string>();
+  let round = 0;
+  while (out.length < count && round < 20) {
+    for (const [b, picks] of fc.sample(arbitrary, { seed: seed + round, numRuns: count })) {
+      if (out.length >= count) break;
+      const base = bases[b];
+      const mutations: Mutation[] = picks.map((i) => candidates[b][i]);
+      const manifest = mutations.reduce((m, mu) => applyMutation(m, mu), base.manifest);
+      const key = JSON.stringify(manifest);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({
+        name: `${base.name} | ${mutations.map(describe).join('; ')}`,
+        source: 'generated',
+        kind: base.manifest.kind,
+        apiVersion: base.manifest.apiVersion,
+        manifest,
+      });
+    }
+    round++;
+  }
+  return out;
+}

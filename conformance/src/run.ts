@@ -1,0 +1,119 @@
+/**
+ * `npx projen conformance`: starts the real kube-apiserver (conformance/cmd/oracle), runs the
+ * differential suites against it, prints a table per suite and the disagreements no entry of
+ * known-differences.json covers, and ends with the summary line
+ * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%)`.
+ *
+ * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
+ * default 5000), --cel N (generated expressions, default 3000), --report FILE (every outcome as JSON).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { bases } from './bases';
+import { exampleManifests } from './example-manifests';
+import { KnownDifferences } from './known-differences';
+import { corpusCases, generatedCases, recordedManifests } from './manifest-cases';
+import { runManifestSuite } from './manifest-suite';
+import { Oracle } from './oracle';
+import { Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
+import { KubernetesVersion } from '../../src';
+
+export const DEFAULT_SEED = 20261202;
+export const RECORDED_DIR = path.join(__dirname, '..', '.out', 'recorded');
+
+interface Options {
+  readonly seed: number;
+  readonly manifests: number;
+  readonly cel: number;
+  readonly report?: string;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const get = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const int = (flag: string, fallback: number): number => {
+    const v = get(flag);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} takes a whole number, got ${JSON.stringify(v)}`);
+    return n;
+  };
+  return { seed: int('--seed', DEFAULT_SEED), manifests: int('--manifests', 5000), cel: int('--cel', 3000), report: get('--report') };
+}
+
+async function servedVersions(oracle: Oracle): Promise<Set<string>> {
+  const served = new Set<string>();
+  for (const version of ['v1', 'v1beta1', 'v1alpha1']) {
+    const res = await oracle.request('GET', `/apis/admissionregistration.k8s.io/${version}`);
+    if (res.status !== 200) continue;
+    for (const r of res.body.resources as Array<{ name: string; kind: string }>) {
+      if (!r.name.includes('/')) served.add(`${r.kind}/${version}`);
+    }
+  }
+  return served;
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const known = KnownDifferences.load();
+  const version = KubernetesVersion.LATEST;
+  console.log(`conformance: seed ${options.seed} (rerun with --seed ${options.seed}), target Kubernetes ${version}`);
+
+  const started = Date.now();
+  const oracle = await Oracle.start();
+  console.log(`conformance: kube-apiserver ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const results: SuiteResult[] = [];
+  try {
+    const servedSet = await servedVersions(oracle);
+    const served = (kind: string, v: string) => servedSet.has(`${kind}/${v}`);
+    console.log(`conformance: the apiserver serves ${[...servedSet].sort().join(', ')}`);
+    const baseList = bases(served);
+    const cases = [
+      ...corpusCases('base', baseList.map((b) => b.manifest), served),
+      ...corpusCases('example', exampleManifests(), served),
+      ...corpusCases('test suite', recordedManifests(RECORDED_DIR), served),
+      ...generatedCases(baseList, options.manifests, options.seed),
+    ];
+    results.push(await runManifestSuite(oracle, cases, version));
+  } finally {
+    await oracle.stop();
+  }
+
+  const all: Disagreement[] = results.flatMap((r) => disagreements(r, known));
+  for (const r of results) {
+    const d = all.filter((x) => x.suite === r.suite);
+    printTable(`${r.suite}`, [
+      ...r.rows,
+      ['disagreements (listed as known)', `${d.length} (${d.filter((x) => x.known).length})`],
+    ]);
+  }
+  const unknown = all.filter((d) => !d.known);
+  if (unknown.length > 0) {
+    console.log(`\n${unknown.length} disagreements not in conformance/known-differences.json (the first 40):`);
+    for (const d of unknown.slice(0, 40)) {
+      console.log(`- [${d.suite}, ${d.kind}] ${d.outcome.name.slice(0, 300)}\n    library:   ${d.outcome.library}\n    apiserver: ${d.outcome.apiserver}`);
+    }
+  }
+  const stale = options.seed === DEFAULT_SEED ? known.stale(results.map((r) => r.suite)) : [];
+  for (const s of stale) console.log(`stale entry in known-differences.json (covers nothing): [${s.suite}] ${s.case}`);
+  if (options.report) {
+    fs.writeFileSync(options.report, JSON.stringify({ seed: options.seed, results, disagreements: all }, null, 2));
+    console.log(`conformance: report written to ${options.report}`);
+  }
+
+  const summary = (suite: string): string => {
+    const r = results.find((x) => x.suite === suite);
+    const n = r ? r.outcomes.length : 0;
+    const agree = r ? r.outcomes.filter((o) => o.verdictAgrees).length : 0;
+    return `${suite} ${agree}/${n} (${percent(agree, n)})`;
+  };
+  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}`);
+  return unknown.length > 0 || stale.length > 0 ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), (e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(2);
+});

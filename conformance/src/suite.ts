@@ -1,0 +1,47 @@
+/** What every differential suite reports: its cases, their outcomes, and a table to print. */
+import { KnownDifferences } from './known-differences';
+
+export interface CaseOutcome {
+  readonly name: string;
+  readonly apiserverAccepted: boolean;
+  /** The verdicts (accept/reject) agree. */
+  readonly verdictAgrees: boolean;
+  /** When both reject: whether the error's location agrees (field paths, or CEL positions). */
+  readonly locationAgrees?: boolean;
+  readonly library: string;
+  readonly apiserver: string;
+}
+
+export interface SuiteResult {
+  readonly suite: string;
+  readonly outcomes: readonly CaseOutcome[];
+  /** Extra rows for the suite's table (label, count). */
+  readonly rows: ReadonlyArray<[string, string]>;
+}
+
+export interface Disagreement {
+  readonly suite: string;
+  readonly outcome: CaseOutcome;
+  readonly kind: 'verdict' | 'location';
+  readonly known: boolean;
+}
+
+export function disagreements(result: SuiteResult, known: KnownDifferences): Disagreement[] {
+  const out: Disagreement[] = [];
+  for (const o of result.outcomes) {
+    const kind = !o.verdictAgrees ? 'verdict' : o.locationAgrees === false ? 'location' : undefined;
+    if (!kind) continue;
+    out.push({ suite: result.suite, outcome: o, kind, known: known.covering(result.suite, o.name, o.library, o.apiserver) !== undefined });
+  }
+  return out;
+}
+
+export function percent(n: number, d: number): string {
+  return d === 0 ? '0.0%' : `${(Math.floor((1000 * n) / d) / 10).toFixed(1)}%`;
+}
+
+export function printTable(title: string, rows: ReadonlyArray<[string, string]>): void {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  console.log(`\n${title}`);
+  for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+}
