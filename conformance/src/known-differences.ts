@@ -11,6 +11,8 @@ import * as path from 'path';
 
 export interface KnownDifference {
   readonly suite: string;
+  /** `verdict`, `location`, or `*` for both. */
+  readonly kind: string;
   readonly case: string;
   readonly library: string;
   readonly apiserver: string;
@@ -25,7 +27,7 @@ export class KnownDifferences {
   public static load(file = KNOWN_DIFFERENCES_FILE): KnownDifferences {
     const entries = JSON.parse(fs.readFileSync(file, 'utf8')) as KnownDifference[];
     for (const [i, e] of entries.entries()) {
-      for (const key of ['suite', 'case', 'library', 'apiserver', 'reason'] as const) {
+      for (const key of ['suite', 'kind', 'case', 'library', 'apiserver', 'reason'] as const) {
         if (typeof e[key] !== 'string' || e[key].trim() === '') throw new Error(`${file}: entry ${i} has no "${key}"`);
       }
     }
@@ -45,9 +47,9 @@ export class KnownDifferences {
   }
 
   /** The entry that covers a disagreement of `suite` on the case named `caseName`, if any. */
-  public covering(suite: string, caseName: string, library: string, apiserver: string): KnownDifference | undefined {
-    const hit = this.patterns
-      .find((p) => p.entry.suite === suite && p.name.test(caseName) && p.library.test(library) && p.apiserver.test(apiserver))?.entry;
+  public covering(suite: string, kind: string, caseName: string, library: string, apiserver: string): KnownDifference | undefined {
+    const hit = this.patterns.find((p) => p.entry.suite === suite && (p.entry.kind === '*' || p.entry.kind === kind)
+      && p.name.test(caseName) && p.library.test(library) && p.apiserver.test(apiserver))?.entry;
     if (hit) this.used.add(hit);
     return hit;
   }

@@ -7,14 +7,17 @@
  * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
  * default 5000), --cel N (generated expressions, default 3000), --report FILE (every outcome as JSON).
  */
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { bases } from './bases';
+import { CelOverload, generateExpressions } from './cel-expressions';
+import { celCases, runCelSuite } from './cel-suite';
 import { exampleManifests } from './example-manifests';
 import { KnownDifferences } from './known-differences';
 import { corpusCases, generatedCases, recordedManifests } from './manifest-cases';
 import { runManifestSuite } from './manifest-suite';
-import { Oracle } from './oracle';
+import { Oracle, ORACLE_BINARY } from './oracle';
 import { Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
 import { KubernetesVersion } from '../../src';
 
@@ -41,6 +44,11 @@ function parseOptions(argv: readonly string[]): Options {
     return n;
   };
   return { seed: int('--seed', DEFAULT_SEED), manifests: int('--manifests', 5000), cel: int('--cel', 3000), report: get('--report') };
+}
+
+/** The apiserver's CEL function overloads for new expressions at a compatibility version (`1.N`). */
+function celFunctions(compatibility: string): CelOverload[] {
+  return JSON.parse(execFileSync(ORACLE_BINARY, ['--cel-functions', compatibility], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
 }
 
 async function servedVersions(oracle: Oracle): Promise<Set<string>> {
@@ -77,6 +85,8 @@ async function main(): Promise<number> {
       ...generatedCases(baseList, options.manifests, options.seed),
     ];
     results.push(await runManifestSuite(oracle, cases, version));
+    const overloads = celFunctions(`1.${version.minor - 1}`);
+    results.push(await runCelSuite(oracle, celCases(generateExpressions(overloads, options.cel, options.seed)), version));
   } finally {
     await oracle.stop();
   }

@@ -31,7 +31,7 @@ export function disagreements(result: SuiteResult, known: KnownDifferences): Dis
   for (const o of result.outcomes) {
     const kind = !o.verdictAgrees ? 'verdict' : o.locationAgrees === false ? 'location' : undefined;
     if (!kind) continue;
-    out.push({ suite: result.suite, outcome: o, kind, known: known.covering(result.suite, o.name, o.library, o.apiserver) !== undefined });
+    out.push({ suite: result.suite, outcome: o, kind, known: known.covering(result.suite, kind, o.name, o.library, o.apiserver) !== undefined });
   }
   return out;
 }

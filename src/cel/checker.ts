@@ -1,7 +1,8 @@
 import { walk } from './ast-walk';
-import { CelEnvironment, CelError, CelParsed } from './engine';
+import { constantFoldingError } from './constant-folding';
+import { CelEnvironment, CelError, CelNode, CelParsed } from './engine';
 import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
-import { CelIssue, compilationFailed, translateEngineError } from './errors';
+import { CelIssue, compilationFailed, issueOffset, translateEngineError } from './errors';
 import { postCheckIssues } from './literal-checks';
 import { routeToCelSemantics } from './routes';
 import { celTypeName, splitTopLevel } from './type-names';
@@ -82,6 +83,8 @@ export function compileIn(env: CelEnvironment, expression: string, minor: number
   if (!checked.valid) return { errors: [failure(expression, [issueOf(checked.error, env)])] };
   const issues = postCheckIssues(program.ast, minor);
   if (issues.length > 0) return { errors: [failure(expression, issues)], outputType: checked.type };
+  const folded = constantFoldingError(program.ast, env);
+  if (folded) return { errors: [`program instantiation failed: ${folded}`], outputType: checked.type };
   return { errors: [], outputType: program.ast.checkedType?.name ?? checked.type ?? 'dyn', program };
 }
 
@@ -97,8 +100,9 @@ function issueOf(error: unknown, env: CelEnvironment): CelIssue {
   // cel-go reports a function the environment does not declare at all as an undeclared reference.
   const m = /^found no matching overload for '(\w+)' applied to/.exec(issue.message);
   if (m && !functionNames(env).has(m[1])) {
-    const node = (error as CelError).node as { op?: string; start?: number; args?: any } | undefined;
-    const offset = node?.op === 'rcall' ? (node.args[1].end as number) + 1 : node?.start ?? issue.offset;
+    // cel-go reports an undeclared function at the call's '('.
+    const node = (error as CelError).node as CelNode | undefined;
+    const offset = node?.op === 'call' || node?.op === 'rcall' ? issueOffset(node, issue.offset) : node?.start ?? issue.offset;
     return { offset, message: `undeclared reference to '${m[1]}' (in container '')` };
   }
   return issue;

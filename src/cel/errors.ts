@@ -128,7 +128,10 @@ export function translateEngineError(error: CelError): CelIssue {
     return { offset, message: `found no matching overload for '${name}' applied to '${applied}'` };
   }
   if ((m = /^Logical operator requires bool operands, got '(.+)'$/.exec(summary))) {
-    return { offset, message: `expected type 'bool' but found '${celTypeName(m[1])}'` };
+    // cel-go reports it at the operand that is not a bool.
+    const operands = node && Array.isArray(node.args) ? (node.args as unknown[]).filter(isNode) : [];
+    const operand = operands.find((o) => o.checkedType && !['bool', 'dyn'].includes(o.checkedType.name)) ?? operands[0];
+    return { offset: operand ? issueOffset(operand, operand.pos) : offset, message: `expected type 'bool' but found '${celTypeName(m[1])}'` };
   }
   return { offset, message: summary };
 }

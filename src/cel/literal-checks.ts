@@ -18,7 +18,9 @@ import { isAvailable } from './version-gates';
  *   `duration` and `timestamp`;
  * - before cross-type numeric comparisons (1.28), `1 < 2.0` has no overload;
  * - `cel.bind` (ext.Bindings is not in Kubernetes), the engine's bytes methods and bare
- *   namespace objects are undeclared, and so is `optional` before optional types (1.28).
+ *   namespace objects are undeclared, and so is `optional` before optional types (1.28);
+ * - a field of a primitive value (`duration('1s').seconds`, `1u.x`) is a type error;
+ * - an int literal must fit in 64 bits.
  */
 export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
   const issues: CelIssue[] = [];
@@ -39,6 +41,15 @@ export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
           homogeneous(entries.map((e) => e[1]), issues, (_, i) => isOptionalEntry(entries[i]));
         }
         break;
+      case 'value':
+        if (isIntLiteralOutOfRange(node, ancestors[ancestors.length - 1])) issues.push({ offset: node.start, message: 'invalid int literal' });
+        break;
+      case '.': {
+        const operand = (node.args as CelNode[])[0];
+        const type = operand.checkedType ? celTypeName(operand.checkedType) : undefined;
+        if (type && NO_FIELDS.has(type)) issues.push({ offset: node.pos - 1, message: `type '${SHORT_NAMES[type] ?? type}' does not support field selection` });
+        break;
+      }
       case '<': case '<=': case '>': case '>=':
         if (!crossNumeric) mixedNumericComparison(node, issues);
         break;
@@ -104,6 +115,21 @@ function isEmptyAggregate(node: CelNode, type: string): boolean {
 }
 
 const NUMERIC = new Set(['int', 'uint', 'double']);
+const MAX_INT64 = 2n ** 63n - 1n;
+
+/**
+ * cel-go parses a signed int literal as one token, so `-9223372036854775808` is an int and
+ * `9223372036854775808` (or `-(9223372036854775808)`) is an invalid literal; the engine takes any size.
+ */
+function isIntLiteralOutOfRange(node: CelNode, parent: CelNode | undefined): boolean {
+  if (typeof node.args !== 'bigint' || node.args <= MAX_INT64) return false;
+  const signed = parent?.op === '-_' && parent.start === node.start - 1;
+  return !(signed && node.args === MAX_INT64 + 1n);
+}
+
+/** Types whose values have no fields: selecting one is a type error in cel-go (the engine lets it pass). */
+const NO_FIELDS: ReadonlySet<string> = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.protobuf.Duration', 'google.protobuf.Timestamp']);
+const SHORT_NAMES: Record<string, string> = { 'google.protobuf.Duration': 'duration', 'google.protobuf.Timestamp': 'timestamp' };
 
 function mixedNumericComparison(node: CelNode, issues: CelIssue[]): void {
   const [l, r] = node.args as CelNode[];

@@ -57,3 +57,41 @@ describe('checks after type-checking', () => {
     expectRejected("'a'.__re2_matches('a')", "undeclared reference to '__re2_matches'");
   });
 });
+
+// cel-go plans programs with OptOptimize: a type conversion of a constant runs when the program is
+// made, and its error rejects the expression on create (seen with the real apiserver, conformance/).
+describe('constant folding of type conversions', () => {
+  test.each([
+    ["bool('x')", 'program instantiation failed'],
+    ["int('1.2.3') == 1", 'program instantiation failed'],
+    ["double('100m') > 1.0", 'program instantiation failed'],
+    ["int(string(duration('-1.5h'))) == 1", 'program instantiation failed'],
+    ["[uint('x')].size() == 1", 'program instantiation failed'],
+  ])('rejects %s', (expression, detail) => {
+    expect(check(expression)).toEqual([expect.stringContaining(detail)]);
+  });
+
+  test.each([
+    "int('7') == 7", "bool('true')", "duration('0') == duration('0s')", 'int(object.x) == 1', "quantity('x') == quantity('1')",
+    "dyn('x') == 'x'", "[int('1')].size() == 1",
+  ])('accepts %s (a valid constant, or a value known only at run time)', (expression) => {
+    expectAccepted(expression);
+  });
+});
+
+test('a field of a primitive value is a type error, at the dot, as cel-go reports it', () => {
+  expectRejected("duration('1s').seconds == 1", "ERROR: <input>:1:15: type 'duration' does not support field selection");
+  expectRejected('7u.x == 1', "ERROR: <input>:1:3: type 'uint' does not support field selection");
+  expectAccepted("object.a.b == 1 && {'a': 1}.a == 1");
+});
+
+test('int literals fit in 64 bits, counting the sign as cel-go does', () => {
+  expectAccepted('-9223372036854775808 < 9223372036854775807');
+  expectRejected('9223372036854775808 > 1', 'ERROR: <input>:1:1: invalid int literal');
+  expectRejected('-(9223372036854775808) < 1', 'invalid int literal');
+});
+
+test('errors at the positions cel-go reports: an undeclared member function at its "(", a non-bool operand of && at the operand', () => {
+  expectRejected("'abc'.isEmpty()", "ERROR: <input>:1:14: undeclared reference to 'isEmpty'");
+  expectRejected("(url('https://e') && true)", "ERROR: <input>:1:5: expected type 'bool' but found 'kubernetes.URL'");
+});

@@ -13,8 +13,8 @@ const USES: Partial<Record<FeatureName, readonly string[]>> = {
   stringsV0: ["'ab'.charAt(1) == 'b'", "'aaa'.replace('a', 'b', 2) == 'bba'", "'a,b'.split(',').size() == 2", "'  a '.trim() == 'a'", "['a', 'b'].join('-') == 'a-b'"],
   authz: ["authorizer.path('/').check('get').error() == ''", "authorizer.path('/healthz').check('get').allowed()", "authorizer.group('apps').resource('deployments').namespace('a').name('b').check('delete').reason() == ''",
     "authorizer.serviceAccount('ns', 'sa').group('').resource('pods').subresource('exec').check('create').errored()"],
-  quantity: ["quantity('1').isInteger() && quantity('1').asApproximateFloat() == 1.0 && quantity('1').sign() == 1", "quantity('1').sub(quantity('1')).isLessThan(quantity('1')) && quantity('1').compareTo(quantity('2')) == -1", "quantity('1Gi').isGreaterThan(quantity('1G'))", "isQuantity('500m')", "quantity('1').add(1).asInteger() == 2"],
-  optionalTypes: ['optional.of(1).optFlatMap(v, optional.of(v)).hasValue()', 'object.?spec.?replicas.orValue(1) == 1', 'optional.of(1).hasValue()', "object.spec[?'x'].hasValue()",
+  quantity: ["quantity('1').isInteger() && quantity('1').asApproximateFloat() == 1.0 && sign(quantity('1')) == 1", "quantity('1').sub(quantity('1')).isLessThan(quantity('1')) && quantity('1').compareTo(quantity('2')) == -1", "quantity('1Gi').isGreaterThan(quantity('1G'))", "isQuantity('500m')", "quantity('1').add(1).asInteger() == 2"],
+  optionalTypes: ['[1].first().hasValue() && [1].last().hasValue() && size([optional.of(1)].unwrapOpt()) == size(optional.unwrap([optional.none()])) + 1', 'optional.of(1).optFlatMap(v, optional.of(v)).hasValue()', 'object.?spec.?replicas.orValue(1) == 1', 'optional.of(1).hasValue()', "object.spec[?'x'].hasValue()",
     '[?object.?x].size() == 0', "{?'a': object.?x}.size() == 0", 'optional.ofNonZeroValue(1).optMap(v, v + 1).hasValue()'],
   crossTypeNumericComparisons: ['1 < 2.0', '2u >= 1'],
   sets: ['sets.contains([1, 2], [1])', "sets.equivalent(['a'], ['a'])", 'sets.intersects([1], [2])'],
@@ -74,17 +74,19 @@ describe('version gates (new expressions compile against the previous minor)', (
   });
 
   test('below its version, a function is an undeclared reference, as in cel-go', () => {
-    expect(check("quantity('1').isInteger()", { version: '1.28' })[0]).toContain("ERROR: <input>:1:1: undeclared reference to 'quantity' (in container '')");
+    expect(check("quantity('1').isInteger()", { version: '1.28' })[0]).toContain("ERROR: <input>:1:9: undeclared reference to 'quantity' (in container '')");
     expect(check("ip('::1').family() == 6", { version: '1.30' })[0]).toContain("undeclared reference to 'ip' (in container '')");
-    expect(check('[1].sort() == [1]', { version: '1.34' })[0]).toContain("ERROR: <input>:1:5: undeclared reference to 'sort' (in container '')");
+    expect(check('[1].sort() == [1]', { version: '1.34' })[0]).toContain("ERROR: <input>:1:9: undeclared reference to 'sort' (in container '')");
     expect(check('sets.contains([1], [1])', { version: '1.29' })[0]).toContain("undeclared reference to 'sets' (in container '')");
     expect(check("'%d'.format([1]) == '1'", { version: '1.29' })[0]).toContain("undeclared reference to 'format' (in container '')");
     expect(check('1 < 2.0', { version: '1.28' })[0]).toContain("ERROR: <input>:1:3: found no matching overload for '_<_' applied to '(int, double)'");
     expect(check('object.?spec == null', { version: '1.28' })[0]).toContain('Syntax error');
   });
 
-  test('literal validators run from 1.30 targets (introduced in 1.29)', () => {
-    expectAccepted("duration('1x') > duration('1s')", { version: '1.29' });
+  test('literal validators run from 1.30 targets (introduced in 1.29); before, the constant is folded when the program is made', () => {
+    expect(check("duration('1x') > duration('1s')", { version: '1.29' })).toEqual([
+      "program instantiation failed: type conversion error from 'string' to 'google.protobuf.Duration'",
+    ]);
     expect(check("duration('1x') > duration('1s')", { version: '1.30' })[0]).toContain('ERROR: <input>:1:10: invalid duration argument');
   });
 });

@@ -38,9 +38,17 @@ func main() {
 	emulated := flag.String("emulated-version", "", "Kubernetes minor the apiserver emulates (for example 1.34); empty: its own")
 	runtimeConfig := flag.String("runtime-config", "", "extra --runtime-config for the apiserver")
 	verbose := flag.Bool("verbose", false, "keep the apiserver's and etcd's logs on stderr")
+	celFunctions := flag.String("cel-functions", "", "print the CEL function overloads for new expressions at this compatibility version (1.N) as JSON, and exit")
 	flag.Parse()
+	if *celFunctions != "" {
+		if err := dumpCelFunctions(*celFunctions); err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *dir == "" || *readyFile == "" {
-		fmt.Fprintln(os.Stderr, "usage: oracle --dir DIR --ready-file FILE [--emulated-version 1.N]")
+		fmt.Fprintln(os.Stderr, "usage: oracle --dir DIR --ready-file FILE [--emulated-version 1.N] | oracle --cel-functions 1.N")
 		os.Exit(2)
 	}
 	if err := run(*dir, *readyFile, *emulated, *runtimeConfig, *verbose); err != nil {

@@ -51,6 +51,8 @@ function sortByExpander({ args, receiver }: { args: CelNode[]; receiver: CelNode
   };
 }
 
+const SORTABLE = ['int', 'uint', 'double', 'bool', 'bytes', 'string', 'google.protobuf.Duration', 'google.protobuf.Timestamp'];
+
 export const EXT_LISTS: CelLibrary = {
   name: 'extLists',
   install(env: CelEnvironment) {
@@ -69,7 +71,10 @@ export const EXT_LISTS: CelLibrary = {
       return out;
     });
     env.registerFunction('list<A>.reverse(): list<A>', (list: unknown) => [...(asList(list) ?? [])].reverse());
-    env.registerFunction('list<A>.sort(): list<A>', (list: unknown) => sortedCopy(asList(list) ?? []));
+    // Only lists of comparable types sort, as cel-go declares one overload per element type.
+    for (const element of SORTABLE) {
+      env.registerFunction(`list<${element}>.sort(): list<${element}>`, (list: unknown) => sortedCopy(asList(list) ?? []));
+    }
     env.registerFunction('list.sortBy(ast, ast): list<dyn>', sortByExpander);
     const ns = registerNamespace(env, 'lists');
     env.registerFunction(`${ns}.range(int): list<int>`, (_: unknown, n: bigint) => {

@@ -4,7 +4,8 @@ import { asEntries, asList, celEquals } from './values';
 
 /**
  * The parts of cel-go's optional types the engine lacks: `optional.ofNonZeroValue(v)`, the
- * `optMap(var, expr)` and `optFlatMap(var, expr)` macros, and equality of optional values.
+ * `optMap(var, expr)` and `optFlatMap(var, expr)` macros, equality of optional values, and the
+ * list functions that come with them: `first()`, `last()`, `unwrapOpt()` and `optional.unwrap(list)`.
  */
 function isZero(value: unknown): boolean {
   if (value === null || value === false || value === 0 || value === 0n || value === '') return true;
@@ -55,6 +56,17 @@ export const OPTIONAL_EXTRAS: CelLibrary = {
       (isZero(value) ? engine.Optional.none() : engine.Optional.of(value)));
     env.registerFunction('optional.optMap(ast, ast): optional<dyn>', optionalMacro(false));
     env.registerFunction('optional.optFlatMap(ast, ast): optional<dyn>', optionalMacro(true));
+    env.registerFunction('list<A>.first(): optional<A>', (list: unknown) => {
+      const items = asList(list) ?? [];
+      return items.length > 0 ? engine.Optional.of(items[0]) : engine.Optional.none();
+    });
+    env.registerFunction('list<A>.last(): optional<A>', (list: unknown) => {
+      const items = asList(list) ?? [];
+      return items.length > 0 ? engine.Optional.of(items[items.length - 1]) : engine.Optional.none();
+    });
+    const unwrap = (list: unknown) => (asList(list) ?? []).filter((o: any) => o.hasValue()).map((o: any) => o.value());
+    env.registerFunction('list<optional<A>>.unwrapOpt(): list<A>', unwrap);
+    env.registerFunction('OptionalNamespace.unwrap(list<optional<A>>): list<A>', (_: unknown, list: unknown) => unwrap(list));
     env.registerOperator('optional<A> == optional<A>', (a: any, b: any) =>
       (a.hasValue() && b.hasValue() ? celEquals(a.value(), b.value()) : a.hasValue() === b.hasValue()));
   },

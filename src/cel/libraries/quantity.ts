@@ -102,7 +102,8 @@ export const QUANTITY: CelLibrary = {
     env.registerFunction(`${Q}.isInteger(): bool`, (q: Quantity) => q.isInteger());
     env.registerFunction(`${Q}.asInteger(): int`, (q: Quantity) => q.asInteger());
     env.registerFunction(`${Q}.asApproximateFloat(): double`, (q: Quantity) => q.asApproximateFloat());
-    env.registerFunction(`${Q}.sign(): int`, (q: Quantity) => q.sign());
+    // The apiserver declares sign as a global function only: `sign(q)`, not `q.sign()`.
+    env.registerFunction(`sign(${Q}): int`, (q: Quantity) => q.sign());
     env.registerFunction(`${Q}.add(${Q}): ${Q}`, (q: Quantity, o: Quantity) => q.add(o));
     env.registerFunction(`${Q}.add(int): ${Q}`, (q: Quantity, o: bigint) => q.add(o));
     env.registerFunction(`${Q}.sub(${Q}): ${Q}`, (q: Quantity, o: Quantity) => q.sub(o));

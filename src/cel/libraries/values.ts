@@ -66,6 +66,10 @@ export function celCompare(a: unknown, b: unknown): number {
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : (a === b ? 0 : 1);
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime());
+  if (a instanceof engine.Duration && b instanceof engine.Duration) {
+    const d = BigInt(a.seconds) * 1_000_000_000n + BigInt(a.nanos) - (BigInt(b.seconds) * 1_000_000_000n + BigInt(b.nanos));
+    return d < 0n ? -1 : d > 0n ? 1 : 0;
+  }
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
     return a.length - b.length;
