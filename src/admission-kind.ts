@@ -16,18 +16,23 @@ export interface ServedVersion {
   readonly version: string;
   /** First Kubernetes minor (1.x) serving it. */
   readonly sinceMinor: number;
+  /**
+   * First Kubernetes minor that no longer serves it (beta versions go 6 minors after they came,
+   * alpha ones as the apiserver's deprecation warnings announce), if it has one.
+   */
+  readonly removedInMinor?: number;
   /** For beta and alpha versions: what the cluster needs enabled. */
   readonly gate?: string;
 }
 
 const VAP_VERSIONS: readonly ServedVersion[] = [
   { version: 'v1', sinceMinor: 30 },
-  { version: 'v1beta1', sinceMinor: 28, gate: 'the ValidatingAdmissionPolicy feature gate and --runtime-config=admissionregistration.k8s.io/v1beta1=true' },
+  { version: 'v1beta1', sinceMinor: 28, removedInMinor: 34, gate: 'the ValidatingAdmissionPolicy feature gate and --runtime-config=admissionregistration.k8s.io/v1beta1=true' },
 ];
 const MAP_VERSIONS: readonly ServedVersion[] = [
   { version: 'v1', sinceMinor: 36 },
-  { version: 'v1beta1', sinceMinor: 34, gate: 'the MutatingAdmissionPolicy feature gate and --runtime-config=admissionregistration.k8s.io/v1beta1=true' },
-  { version: 'v1alpha1', sinceMinor: 32, gate: 'the MutatingAdmissionPolicy feature gate and --runtime-config=admissionregistration.k8s.io/v1alpha1=true' },
+  { version: 'v1beta1', sinceMinor: 34, removedInMinor: 40, gate: 'the MutatingAdmissionPolicy feature gate and --runtime-config=admissionregistration.k8s.io/v1beta1=true' },
+  { version: 'v1alpha1', sinceMinor: 32, removedInMinor: 38, gate: 'the MutatingAdmissionPolicy feature gate and --runtime-config=admissionregistration.k8s.io/v1alpha1=true' },
 ];
 const WEBHOOK_VERSIONS: readonly ServedVersion[] = [{ version: 'v1', sinceMinor: 16 }];
 
@@ -51,8 +56,13 @@ export function isAdmissionKind(kind: unknown): kind is AdmissionKind {
   return typeof kind === 'string' && KINDS.has(kind);
 }
 
+/** Whether Kubernetes 1.`minor` serves this version. */
+export function isServedIn(served: ServedVersion, minor: number): boolean {
+  return served.sinceMinor <= minor && (served.removedInMinor === undefined || minor < served.removedInMinor);
+}
+
 /** The newest apiVersion of `kind` served by Kubernetes 1.`minor`, if any. */
 export function preferredApiVersion(kind: AdmissionKind, minor: number): string | undefined {
-  const served = SERVED_VERSIONS[kind].find((v) => v.sinceMinor <= minor);
+  const served = SERVED_VERSIONS[kind].find((v) => isServedIn(v, minor));
   return served ? `${ADMISSION_GROUP}/${served.version}` : undefined;
 }

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { AdmissionPolicy } from './admission-policy';
-import { KubernetesVersion } from './kubernetes-version';
+import { KubernetesVersion, toKubernetesVersion } from './kubernetes-version';
 import { objectMetadata } from './object-metadata';
 import { MatchResources, ParamRef, renderMatchResources, renderParamRef } from './policy-parts';
 import { checkBindingAgainstPolicy, readEntry } from './validation/cross-object';
@@ -75,7 +75,8 @@ export abstract class AdmissionPolicyBinding extends Construct {
     this.options = options;
     this.policyName = policyName;
     this.localPolicy = localPolicy;
-    this.kubernetesVersion = options.kubernetesVersion ?? this.localPolicy?.kubernetesVersion ?? KubernetesVersion.fromContext(this);
+    this.kubernetesVersion = toKubernetesVersion(options.kubernetesVersion, `${this.node.path}: kubernetesVersion`,
+      () => this.localPolicy?.kubernetesVersion ?? KubernetesVersion.fromContext(this));
     this.apiObject = new CheckedApiObject(this, 'Resource', {
       apiVersion: this.kubernetesVersion.apiVersionFor(kind),
       kind,

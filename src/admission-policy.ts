@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { attachChecks, CheckedApiObject } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { FailurePolicy, MatchPolicy } from './enums';
-import { KubernetesVersion } from './kubernetes-version';
+import { KubernetesVersion, toKubernetesVersion } from './kubernetes-version';
 import { renderLabelSelector } from './label-selector';
 import { objectMetadata } from './object-metadata';
 import { MatchCondition, nonEmpty, ParamKind, Variable } from './policy-parts';
@@ -44,7 +44,7 @@ export abstract class AdmissionPolicy extends Construct {
     super(scope, id);
     this.matchProps = props;
     this.paramKind = props.paramKind;
-    this.kubernetesVersion = props.kubernetesVersion ?? KubernetesVersion.fromContext(this);
+    this.kubernetesVersion = toKubernetesVersion(props.kubernetesVersion, `${this.node.path}: kubernetesVersion`, () => KubernetesVersion.fromContext(this));
     this.resourceRules = [...props.resourceRules];
     this.excludeResourceRules = [...(props.excludeResourceRules ?? [])];
     this.variables = [...(props.variables ?? [])];

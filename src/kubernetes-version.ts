@@ -2,7 +2,7 @@ import { IConstruct } from 'constructs';
 import { ADMISSION_GROUP, AdmissionKind, preferredApiVersion, SERVED_VERSIONS } from './admission-kind';
 
 const OLDEST_MINOR = 28;
-const NEWEST_MINOR = 36;
+const NEWEST_MINOR = 37;
 
 /**
  * The Kubernetes version a manifest is written for. It decides the apiVersion each kind is
@@ -24,9 +24,10 @@ export class KubernetesVersion {
   public static readonly V1_34 = new KubernetesVersion(34);
   public static readonly V1_35 = new KubernetesVersion(35);
   public static readonly V1_36 = new KubernetesVersion(36);
+  public static readonly V1_37 = new KubernetesVersion(37);
 
   /** The newest version this library knows; the default target. */
-  public static readonly LATEST = KubernetesVersion.V1_36;
+  public static readonly LATEST = KubernetesVersion.V1_37;
 
   /**
    * A version from its `1.<minor>` spelling: `'1.30'`, `'v1.30'` or `'1.30.4'` (the patch is ignored).
@@ -87,4 +88,23 @@ export class KubernetesVersion {
   public toString(): string {
     return `1.${this.minor}`;
   }
+}
+
+/**
+ * A version given through an untyped door (JavaScript callers, parsed configuration): a
+ * `KubernetesVersion` as it is, a `1.<minor>` string as `KubernetesVersion.of` reads it, nothing
+ * (`undefined`/`null`) as `fallback()`; anything else is an error naming `where`.
+ */
+export function toKubernetesVersion(value: unknown, where: string, fallback = (): KubernetesVersion => KubernetesVersion.LATEST): KubernetesVersion {
+  if (value === undefined || value === null) return fallback();
+  if (value instanceof KubernetesVersion) return value;
+  if (typeof value === 'string') {
+    try {
+      return KubernetesVersion.of(value);
+    } catch (e) {
+      throw new Error(`${where}: ${(e as Error).message}`);
+    }
+  }
+  const shown = typeof value === 'object' ? JSON.stringify(value) ?? String(value) : String(value);
+  throw new Error(`${where} must be a KubernetesVersion (for example KubernetesVersion.V1_30 or KubernetesVersion.of('1.30')), got ${typeof value} ${shown}`);
 }

@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { AdmissionKind, KubernetesVersion } from '../src';
+import { AdmissionKind, KubernetesVersion, ManifestValidator, ValidatingPolicy } from '../src';
 
 describe('KubernetesVersion', () => {
   test.each([
@@ -8,7 +8,7 @@ describe('KubernetesVersion', () => {
     ['v1.31', 31],
     ['1.29.7', 29],
     [' 1.28 ', 28],
-    ['1.40', 36],
+    ['1.40', 37],
   ])('of(%j) is 1.%i', (input, minor) => {
     expect(KubernetesVersion.of(input).minor).toBe(minor);
   });
@@ -22,7 +22,7 @@ describe('KubernetesVersion', () => {
   });
 
   test('constants, comparison and rendering', () => {
-    expect(KubernetesVersion.LATEST).toBe(KubernetesVersion.V1_36);
+    expect(KubernetesVersion.LATEST).toBe(KubernetesVersion.V1_37);
     expect(KubernetesVersion.V1_30.isAtLeast(KubernetesVersion.V1_29)).toBe(true);
     expect(KubernetesVersion.V1_29.isAtLeast(KubernetesVersion.V1_30)).toBe(false);
     expect(`${KubernetesVersion.V1_33}`).toBe('1.33');
@@ -66,5 +66,26 @@ describe('KubernetesVersion', () => {
       scope.node.setContext(KubernetesVersion.CONTEXT_KEY, '1.2x');
       expect(() => KubernetesVersion.fromContext(scope)).toThrow('context "cdk8s-admission:kubernetesVersion" at team: invalid Kubernetes version "1.2x"');
     });
+  });
+});
+
+describe('a version given where a KubernetesVersion is expected (JavaScript callers)', () => {
+  const binding = { apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'] } };
+
+  test('a "1.<minor>" string means that version', () => {
+    expect(ManifestValidator.validate(binding, { kubernetesVersion: '1.30' as any })).toEqual(ManifestValidator.validate(binding, { kubernetesVersion: KubernetesVersion.V1_30 }));
+    expect(ManifestValidator.validateAll([binding], { kubernetesVersion: '1.30' as any })).toEqual(ManifestValidator.validateAll([binding], { kubernetesVersion: KubernetesVersion.V1_30 }));
+    const policy = new ValidatingPolicy(Testing.chart(), 'p', { resourceRules: [], kubernetesVersion: '1.30' as any, validations: [{ expression: 'true' }] });
+    expect(policy.kubernetesVersion.minor).toBe(30);
+  });
+
+  test.each([30, {}, true, '1.x'])('anything else (%j) is an error that says what to pass', (bad) => {
+    expect(() => ManifestValidator.validate(binding, { kubernetesVersion: bad as any })).toThrow(/options\.kubernetesVersion/);
+    expect(() => new ValidatingPolicy(Testing.chart(), 'p', { resourceRules: [], kubernetesVersion: bad as any, validations: [{ expression: 'true' }] })).toThrow(/kubernetesVersion/);
+  });
+
+  test('validateAll takes a list: one manifest alone is an error, not a vacuous pass', () => {
+    expect(() => ManifestValidator.validateAll(binding as any)).toThrow('ManifestValidator.validateAll takes a list of manifests, got object');
+    expect(() => ManifestValidator.validateAll(null as any)).toThrow('got null');
   });
 });

@@ -49,7 +49,7 @@ describe('AdmissionValidationPlugin', () => {
   test('succeeds on valid manifests; warnings count only with warningsAsErrors', async () => {
     const warned = { ...binding('old', ['Deny']), apiVersion: 'admissionregistration.k8s.io/v1beta1' };
     const plain = context({ 'a.yaml': [warned] });
-    await new AdmissionValidationPlugin().validate(plain.ctx);
+    await new AdmissionValidationPlugin({ kubernetesVersion: '1.31' }).validate(plain.ctx);
     expect(plain.submitted).toEqual(['success']);
     const strict = context({ 'a.yaml': [warned] });
     await new AdmissionValidationPlugin({ warningsAsErrors: true, kubernetesVersion: '1.31' }).validate(strict.ctx);

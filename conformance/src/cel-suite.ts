@@ -114,7 +114,9 @@ function position(messages: readonly string[]): string | undefined {
 
 export async function runCelSuite(oracle: Oracle, cases: readonly CelCase[], version: KubernetesVersion): Promise<SuiteResult> {
   const outcomes = await mapConcurrently(cases, 8, async (c): Promise<CaseOutcome> => {
-    const manifest = c.placement.build(c.expression);
+    // The apiVersion the target serves (MutatingAdmissionPolicy is v1beta1 on 1.34-1.35).
+    const manifest = { ...c.placement.build(c.expression) };
+    manifest.apiVersion = version.apiVersionFor(manifest.kind);
     const api = await dryRunCreate(oracle, collectionPath(manifest.kind, manifest.apiVersion), manifest);
     const apiMessages = api.paths.map((p, i) => (p === c.placement.path ? api.messages[i] : undefined)).filter((m): m is string => m !== undefined);
     const libMessages = ManifestValidator.validate(manifest, { kubernetesVersion: version })

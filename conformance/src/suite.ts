@@ -13,7 +13,10 @@ export interface CaseOutcome {
 }
 
 export interface SuiteResult {
+  /** The suite's name, which known-differences.json entries name. */
   readonly suite: string;
+  /** What its table is headed with, when not the name (the same suite against an emulated version). */
+  readonly title?: string;
   readonly outcomes: readonly CaseOutcome[];
   /** Extra rows for the suite's table (label, count). */
   readonly rows: ReadonlyArray<[string, string]>;

@@ -1,5 +1,5 @@
 import { ADMISSION_GROUP, AdmissionKind, isAdmissionKind, preferredApiVersion, SERVED_VERSIONS } from '../admission-kind';
-import { KubernetesVersion } from '../kubernetes-version';
+import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
 import { validateCrossObject } from './cross-object';
 import { defaultExpressionChecker } from './expression-checker';
 import { FieldViolation, invalid, notSupported, required, warning } from './field-errors';
@@ -37,7 +37,8 @@ export class ManifestValidator {
    * @param manifest the object, as parsed JSON or YAML
    */
   public static validate(manifest: any, options: ValidationOptions = {}): Violation[] {
-    return guard(manifest, () => validateOne(manifest, options.kubernetesVersion ?? KubernetesVersion.LATEST));
+    const version = toKubernetesVersion(options?.kubernetesVersion, 'ManifestValidator.validate: options.kubernetesVersion');
+    return guard(manifest, () => validateOne(manifest, version));
   }
 
   /**
@@ -45,10 +46,15 @@ export class ManifestValidator {
    * duplicate names per kind, bindings whose policy in the set is of the other kind, and
    * param references that do not fit their policy's paramKind.
    * Objects of other API groups (Deployments, param objects, Namespaces) are skipped.
+   * @throws if `manifests` is not a list, or the version is not a KubernetesVersion (or a `1.<minor>` string)
    */
   public static validateAll(manifests: any[], options: ValidationOptions = {}): Violation[] {
-    const version = options.kubernetesVersion ?? KubernetesVersion.LATEST;
-    const list: unknown[] = Array.isArray(manifests) ? manifests : [];
+    const version = toKubernetesVersion(options?.kubernetesVersion, 'ManifestValidator.validateAll: options.kubernetesVersion');
+    if (!Array.isArray(manifests)) {
+      const got = manifests === null ? 'null' : typeof manifests;
+      throw new Error(`ManifestValidator.validateAll takes a list of manifests, got ${got}: pass [manifest], or use ManifestValidator.validate for one`);
+    }
+    const list: unknown[] = manifests;
     const out: Violation[] = [];
     list.forEach((manifest, manifestIndex) => {
       if (!isInAdmissionGroup(manifest)) return;
@@ -113,6 +119,10 @@ function validateApiVersion(apiVersion: unknown, kind: AdmissionKind, version: K
   if (entry.sinceMinor > version.minor) {
     const alternative = preferred ? `: use ${preferred}, or target Kubernetes 1.${entry.sinceMinor}` : '';
     return [invalid(API_VERSION, apiVersion, `${kind} ${apiVersion} is served from Kubernetes 1.${entry.sinceMinor}; the target is ${version}${alternative}`)];
+  }
+  if (entry.removedInMinor !== undefined && version.minor >= entry.removedInMinor) {
+    const alternative = preferred ? `: use ${preferred}` : '';
+    return [invalid(API_VERSION, apiVersion, `${kind} ${apiVersion} is no longer served from Kubernetes 1.${entry.removedInMinor}; the target is ${version}${alternative}`)];
   }
   if (preferred && preferred !== apiVersion) {
     return [warning(API_VERSION, `${apiVersion} is superseded by ${preferred} on Kubernetes ${version}: use ${preferred}`)];

@@ -50,8 +50,18 @@ describe('ManifestValidator.validate', () => {
 
     test('an older apiVersion than the target serves gets a warning to move on', () => {
       const manifest = { ...validatingBinding(), apiVersion: `${GROUP}/v1beta1` };
-      expectValid(manifest);
-      expect(warnings(manifest)).toEqual([expect.objectContaining({ path: 'apiVersion', message: expect.stringContaining(`use ${GROUP}/v1`) })]);
+      const options = { kubernetesVersion: KubernetesVersion.V1_31 };
+      expectValid(manifest, options);
+      expect(warnings(manifest, options)).toEqual([expect.objectContaining({ path: 'apiVersion', message: expect.stringContaining(`use ${GROUP}/v1`) })]);
+    });
+
+    test('an apiVersion the target no longer serves is an error (beta versions go six minors after they came)', () => {
+      const manifest = { ...validatingBinding(), apiVersion: `${GROUP}/v1beta1` };
+      expectErrors(manifest, [['apiVersion', `ValidatingAdmissionPolicyBinding ${GROUP}/v1beta1 is no longer served from Kubernetes 1.34; the target is 1.37: use ${GROUP}/v1`]]);
+      expectErrors(manifest, [], { kubernetesVersion: KubernetesVersion.V1_33 });
+      const alpha = { ...mutatingBinding(), apiVersion: `${GROUP}/v1alpha1` };
+      expectErrors(alpha, [], { kubernetesVersion: KubernetesVersion.V1_37 });
+      expect(errors(alpha, { kubernetesVersion: KubernetesVersion.of('1.38') })).toEqual([]);
     });
 
     test('the body is still checked when the apiVersion is not served', () => {
@@ -186,9 +196,9 @@ describe('ManifestValidator.validateAll', () => {
     expect(mutating.map((v) => v.path)).toEqual(['spec.paramRef']);
   });
 
-  test('is forgiving of anything that is not a list', () => {
-    expect(ManifestValidator.validateAll(undefined as any)).toEqual([]);
+  test('skips entries that are not admission objects, and refuses what is not a list', () => {
     expect(ManifestValidator.validateAll([null, 1, 'x', []])).toEqual([]);
+    expect(() => ManifestValidator.validateAll(undefined as any)).toThrow('takes a list of manifests, got undefined');
   });
 });
 
