@@ -147,6 +147,20 @@ export const GRAMMAR: readonly string[] = [
   "'abc'.isEmpty()", "quantity('1').sign()", "sign(quantity('1'))", '[1].last()', '[1].first()', "int(duration('1s'))", '1 / 0', '1 % 0', "'a' < 'b'", "b'a' < b'b'", 'timestamp(0)', "duration('1s').getMilliseconds()",
 ];
 
+const repeat = (s: string, n: number) => Array(n).fill(s).join('');
+
+/** The parser's limits, on both sides of each: nesting (250), size (100,000 code points), and none on entries. */
+export const LIMITS: readonly string[] = [
+  `${Array(250).fill('1').join(' + ')} > 0`, `${Array(251).fill('1').join(' + ')} > 0`,
+  `${repeat('int(', 249)}1${repeat(')', 249)} > 0`, `${repeat('int(', 250)}1${repeat(')', 250)} > 0`,
+  `${repeat('[', 249)}1${repeat(']', 249)} != []`, `${repeat('[', 250)}1${repeat(']', 250)} != []`,
+  `object${repeat('.a', 249)} == 1`, `object${repeat('.a', 250)} == 1`,
+  `${repeat('(', 200)}true${repeat(')', 200)}`, `${repeat('(', 300)}true${repeat(')', 300)}`,
+  Array(1000).fill('true').join(' && '), Array(1000).fill('false').join(' || '),
+  `size([${Array(20000).fill('1').join(',')}]) > 0`, `size({${Array.from({ length: 1500 }, (_, i) => `${i}: 1`).join(', ')}}) > 0`,
+  `'${'x'.repeat(99_990)}' != ''`, `'${'x'.repeat(100_001)}' != ''`,
+];
+
 /** Expressions built from the declarations: at least `count` of them, reproducible from `seed`. */
 export function generateExpressions(overloads: readonly CelOverload[], count: number, seed: number): GeneratedExpression[] {
   const usable = overloads.filter((o) => !SKIPPED.has(o.function));
@@ -167,6 +181,7 @@ export function generateExpressions(overloads: readonly CelOverload[], count: nu
   for (const o of usable) add(call(o, first, byResult, 'call', 1));
   for (const o of usable) if (o.args.length > 0) add(call(o, first, byResult, 'wrong-argument', 0));
   for (const g of GRAMMAR) add({ expression: g, result: 'dyn', origin: 'grammar' });
+  for (const l of LIMITS) add({ expression: l, result: 'bool', origin: 'limit' });
   // Then random ones: nested calls, wrong arguments, and cut-short copies of both.
   let round = 0;
   while (out.length < count && round < 100_000) {

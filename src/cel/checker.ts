@@ -2,8 +2,9 @@ import { walk } from './ast-walk';
 import { constantFoldingError } from './constant-folding';
 import { CelEnvironment, CelError, CelNode, CelParsed } from './engine';
 import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
-import { CelIssue, compilationFailed, issueOffset, translateEngineError } from './errors';
+import { CelIssue, compilationFailed, issueOffset, MAX_EXPRESSION_CODE_POINTS, MAX_RECURSION_DEPTH, NO_LOCATION, translateEngineError } from './errors';
 import { postCheckIssues } from './literal-checks';
+import { nestingDepth } from './nesting';
 import { routeToCelSemantics } from './routes';
 import { celTypeName, splitTopLevel } from './type-names';
 import type { ExpressionChecker, ExpressionEnvironment } from '../validation/expression-checker';
@@ -72,11 +73,18 @@ export function compileProgram(expression: string, spec: EnvironmentSpec): Compi
  * (environmentFor, or kubernetesEnvironment for other declarations), without a result-type rule.
  */
 export function compileIn(env: CelEnvironment, expression: string, minor: number): CompiledExpression {
+  const size = [...expression].length;
+  if (size > MAX_EXPRESSION_CODE_POINTS) {
+    return { errors: [failure(expression, [{ offset: NO_LOCATION, message: `expression code point size exceeds limit: size: ${size}, limit ${MAX_EXPRESSION_CODE_POINTS}` }])] };
+  }
   let program: CelParsed;
   try {
     program = env.parse(expression);
   } catch (e) {
     return { errors: [failure(expression, [issueOf(e, env)])] };
+  }
+  if (nestingDepth(program.ast) > MAX_RECURSION_DEPTH) {
+    return { errors: [failure(expression, [{ offset: NO_LOCATION, message: 'max recursion depth exceeded' }])] };
   }
   walk(program.ast, routeToCelSemantics);
   const checked = program.check();

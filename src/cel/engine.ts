@@ -102,6 +102,13 @@ export interface CelError extends Error {
 
 export interface CelEnvironmentOptions {
   readonly unlistedVariablesAreDyn?: boolean;
+  readonly limits?: {
+    readonly maxAstNodes?: number;
+    readonly maxDepth?: number;
+    readonly maxListElements?: number;
+    readonly maxMapEntries?: number;
+    readonly maxCallArguments?: number;
+  };
   readonly homogeneousAggregateLiterals?: boolean;
   readonly enableOptionalTypes?: boolean;
 }

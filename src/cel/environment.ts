@@ -1,4 +1,5 @@
 import { CelEnvironment, engine } from './engine';
+import { MAX_RECURSION_DEPTH } from './errors';
 import { installAdmissionTypes, NAMESPACE_TYPE, REQUEST_TYPE } from './libraries/admission-types';
 import { AUTHORIZER_TYPE } from './libraries/authz';
 import { MUTATION_TYPES } from './libraries/mutation-types';
@@ -46,6 +47,8 @@ export function environmentKey(spec: EnvironmentSpec): string {
   return `${spec.minor}|${spec.field}|${spec.hasParams ? 'p' : ''}|${declaresVariables(spec) ? `v[${vars}]` : ''}`;
 }
 
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
 function versionEnvironment(minor: number): CelEnvironment {
   let env = versionEnvironments.get(minor);
   if (!env) {
@@ -56,6 +59,9 @@ function versionEnvironment(minor: number): CelEnvironment {
       // `format()` arguments may mix types.
       homogeneousAggregateLiterals: false,
       enableOptionalTypes: isAvailable('optionalTypes', minor),
+      // cel-go limits nesting (250) and size (100,000 code points, checked in checker.ts), not the
+      // number of list or map entries, call arguments or nodes, which the engine limits by default.
+      limits: { maxDepth: MAX_RECURSION_DEPTH, maxAstNodes: UNLIMITED, maxListElements: UNLIMITED, maxMapEntries: UNLIMITED, maxCallArguments: UNLIMITED },
     });
     installAdmissionTypes(env);
     for (const library of librariesFor(minor)) library.install(env);

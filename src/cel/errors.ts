@@ -13,12 +13,16 @@ import { celTypeName } from './type-names';
  * Lines are 1-based, columns 1-based in the header and counted in code points.
  */
 export interface CelIssue {
-  /** UTF-16 offset into the expression. */
+  /** UTF-16 offset into the expression; `NO_LOCATION` for an error about the whole expression. */
   readonly offset: number;
   readonly message: string;
 }
 
+/** cel-go reports limits of the whole expression at `<input>:-1:0`, with no snippet. */
+export const NO_LOCATION = -1;
+
 export function renderIssue(expression: string, issue: CelIssue): string {
+  if (issue.offset === NO_LOCATION) return `ERROR: <input>:-1:0: ${issue.message}`;
   const before = expression.slice(0, Math.max(0, Math.min(issue.offset, expression.length)));
   const lineStart = before.lastIndexOf('\n') + 1;
   const line = before.split('\n').length;
@@ -36,6 +40,10 @@ export function renderIssue(expression: string, issue: CelIssue): string {
 export function compilationFailed(expression: string, issues: readonly CelIssue[]): string {
   return `compilation failed: ${issues.map((i) => renderIssue(expression, i)).join('\n')}`;
 }
+
+/** cel-go's parser limits, which the apiserver keeps at their defaults. */
+export const MAX_RECURSION_DEPTH = 250;
+export const MAX_EXPRESSION_CODE_POINTS = 100_000;
 
 const OPERATOR_FUNCTIONS: Record<string, string> = {
   '==': '_==_',
@@ -111,6 +119,9 @@ export function translateEngineError(error: CelError): CelIssue {
   // Routed built-ins (routes.ts) carry internal names; the user wrote the public one.
   const summary = userNames(error.summary ?? error.message);
   let m: RegExpExecArray | null;
+  if (error.name === 'ParseError' && /^Exceeded maxDepth\b/.test(summary)) {
+    return { offset: NO_LOCATION, message: `expression recursion limit exceeded: ${MAX_RECURSION_DEPTH}` };
+  }
   if (error.name === 'ParseError') return { offset, message: `Syntax error: ${summary}` };
   if ((m = /^Unknown variable: (.+)$/.exec(summary))) {
     return { offset, message: `undeclared reference to '${m[1]}' (in container '')` };

@@ -95,3 +95,22 @@ test('errors at the positions cel-go reports: an undeclared member function at i
   expectRejected("'abc'.isEmpty()", "ERROR: <input>:1:14: undeclared reference to 'isEmpty'");
   expectRejected("(url('https://e') && true)", "ERROR: <input>:1:5: expected type 'bool' but found 'kubernetes.URL'");
 });
+
+// cel-go's parser limits, as the apiserver applies them (measured with the real apiserver, conformance/).
+describe('parser limits', () => {
+  const rep = (s: string, n: number) => Array(n).fill(s).join('');
+
+  test('nesting: 250 levels pass, 251 do not; chains of && and || count as balanced trees', () => {
+    expectAccepted(`${Array(250).fill('1').join(' + ')} > 0`);
+    expectRejected(`${Array(251).fill('1').join(' + ')} > 0`, 'ERROR: <input>:-1:0: max recursion depth exceeded');
+    expectAccepted(`${rep('int(', 249)}1${rep(')', 249)} > 0`);
+    expectRejected(`${rep('int(', 250)}1${rep(')', 250)} > 0`, 'ERROR: <input>:-1:0: expression recursion limit exceeded: 250');
+    expectAccepted(Array(1000).fill('true').join(' && '));
+  });
+
+  test('size: 100,000 code points; no limit on list or map entries or call arguments', () => {
+    expectRejected(`'${'x'.repeat(100_001)}' != ''`, 'ERROR: <input>:-1:0: expression code point size exceeds limit: size: 100009, limit 100000');
+    expectAccepted(`size([${Array(20000).fill('1').join(',')}]) > 0`);
+    expectAccepted(`size({${Array.from({ length: 1500 }, (_, i) => `${i}: 1`).join(', ')}}) > 0`);
+  });
+});
