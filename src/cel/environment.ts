@@ -61,7 +61,13 @@ function versionEnvironment(minor: number): CelEnvironment {
       enableOptionalTypes: isAvailable('optionalTypes', minor),
       // cel-go limits nesting (250) and size (100,000 code points, checked in checker.ts), not the
       // number of list or map entries, call arguments or nodes, which the engine limits by default.
-      limits: { maxDepth: MAX_RECURSION_DEPTH, maxAstNodes: UNLIMITED, maxListElements: UNLIMITED, maxMapEntries: UNLIMITED, maxCallArguments: UNLIMITED },
+      limits: {
+        maxDepth: MAX_RECURSION_DEPTH,
+        maxAstNodes: UNLIMITED,
+        maxListElements: UNLIMITED,
+        maxMapEntries: UNLIMITED,
+        maxCallArguments: UNLIMITED,
+      },
     });
     installAdmissionTypes(env);
     for (const library of librariesFor(minor)) library.install(env);
