@@ -8,6 +8,8 @@ export interface CaseOutcome {
   readonly verdictAgrees: boolean;
   /** When both reject: whether the error's location agrees (field paths, or CEL positions). */
   readonly locationAgrees?: boolean;
+  /** Whether the library warns wherever the apiserver does (undefined: the apiserver did not warn). */
+  readonly warningsAgree?: boolean;
   readonly library: string;
   readonly apiserver: string;
 }
@@ -25,14 +27,14 @@ export interface SuiteResult {
 export interface Disagreement {
   readonly suite: string;
   readonly outcome: CaseOutcome;
-  readonly kind: 'verdict' | 'location';
+  readonly kind: 'verdict' | 'location' | 'warning';
   readonly known: boolean;
 }
 
 export function disagreements(result: SuiteResult, known: KnownDifferences): Disagreement[] {
   const out: Disagreement[] = [];
   for (const o of result.outcomes) {
-    const kind = !o.verdictAgrees ? 'verdict' : o.locationAgrees === false ? 'location' : undefined;
+    const kind = !o.verdictAgrees ? 'verdict' : o.locationAgrees === false ? 'location' : o.warningsAgree === false ? 'warning' : undefined;
     if (!kind) continue;
     out.push({ suite: result.suite, outcome: o, kind, known: known.covering(result.suite, kind, o.name, o.library, o.apiserver) !== undefined });
   }
