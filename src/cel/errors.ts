@@ -96,6 +96,15 @@ export function issueOffset(node: CelNode | undefined, fallback: number): number
     if (at !== -1 && at < args[1].start) return at;
   }
   if (node.op === '!_' || node.op === '-_') return node.start;
+  // cel-go types `c ? a : b` and `x[i]` as overloaded functions: their errors are at `?` and `[`.
+  if (node.op === '?:' && Array.isArray(args) && isNode(args[0])) {
+    const at = input.indexOf('?', args[0].end);
+    if (at !== -1) return at;
+  }
+  if (node.op === '[]' && Array.isArray(args) && isNode(args[0])) {
+    const at = input.indexOf('[', args[0].end);
+    if (at !== -1) return at;
+  }
   if (node.op === 'call' || node.op === 'rcall') {
     const nameEnd = node.op === 'call' ? node.start : (args[1] as CelNode).end;
     const at = input.indexOf('(', nameEnd);
@@ -123,6 +132,11 @@ export function translateEngineError(error: CelError): CelIssue {
     return { offset: NO_LOCATION, message: `expression recursion limit exceeded: ${MAX_RECURSION_DEPTH}` };
   }
   if (error.name === 'ParseError') return { offset, message: `Syntax error: ${summary}` };
+  if (/^Ternary condition must be bool/.test(summary) && node && typeof node.end === 'number') {
+    // The engine points at the condition; cel-go at the `?` after it.
+    const at = (node.input ?? '').indexOf('?', node.end);
+    return { offset: at === -1 ? offset : at, message: summary };
+  }
   if ((m = /^Unknown variable: (.+)$/.exec(summary))) {
     return { offset, message: `undeclared reference to '${m[1]}' (in container '')` };
   }

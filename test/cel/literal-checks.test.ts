@@ -114,3 +114,9 @@ describe('parser limits', () => {
     expectAccepted(`size({${Array.from({ length: 1500 }, (_, i) => `${i}: 1`).join(', ')}}) > 0`);
   });
 });
+
+test('errors of the conditional operator and of indexing are at "?" and "[", where cel-go reports them', () => {
+  expectRejected("object.kind == 'Pod' ? 1 : 'a'", 'ERROR: <input>:1:22:');
+  expectRejected('(int ? 1 : 2) == 1', 'ERROR: <input>:1:6:');
+  expectRejected("['a', 'b'][1u] == 'a'", 'ERROR: <input>:1:11:');
+});

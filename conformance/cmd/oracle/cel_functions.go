@@ -41,7 +41,12 @@ func dumpCelFunctions(compatibility string) error {
 			out = append(out, celOverload{Function: name, ID: o.ID(), Member: o.IsMemberFunction(), Args: args, Result: o.ResultType().String()})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].ID != out[j].ID {
+			return out[i].ID < out[j].ID
+		}
+		return out[i].Function < out[j].Function
+	})
 	data, err := json.MarshalIndent(out, "", " ")
 	if err != nil {
 		return err
