@@ -38,11 +38,14 @@ function nameOf(m: object): string {
 export function recordedManifests(dir: string): unknown[] {
   if (!fs.existsSync(dir)) return [];
   const out: unknown[] = [];
-  for (const file of fs.readdirSync(dir).sort()) {
+  const lines = new Set<string>();
+  for (const file of fs.readdirSync(dir)) {
     for (const line of fs.readFileSync(path.join(dir, file), 'utf8').split('\n')) {
-      if (line.trim() !== '') out.push(JSON.parse(line));
+      if (line.trim() !== '') lines.add(line);
     }
   }
+  // Sorted, so that the corpus does not depend on which jest worker recorded what.
+  for (const line of [...lines].sort()) out.push(JSON.parse(line));
   return out;
 }
 

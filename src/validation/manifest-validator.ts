@@ -29,7 +29,8 @@ const KIND = FieldPath.root('kind');
 /**
  * Checks admissionregistration.k8s.io manifests against every rule the kube-apiserver applies
  * when they are created, plus strict field validation (unknown fields, wrong JSON types).
- * Works on plain JSON (parsed YAML), never throws, and reports every problem at once.
+ * Works on plain JSON (parsed YAML), never throws on what a manifest holds, and reports every
+ * problem at once.
  */
 export class ManifestValidator {
   /**
