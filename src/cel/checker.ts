@@ -83,7 +83,8 @@ export function compileIn(env: CelEnvironment, expression: string, minor: number
   } catch (e) {
     return { errors: [failure(expression, [issueOf(e, env)])] };
   }
-  if (nestingDepth(program.ast) > MAX_RECURSION_DEPTH) {
+  // Every level of nesting takes at least one character: short expressions cannot be too deep.
+  if (expression.length > MAX_RECURSION_DEPTH && nestingDepth(program.ast) > MAX_RECURSION_DEPTH) {
     return { errors: [failure(expression, [{ offset: NO_LOCATION, message: 'max recursion depth exceeded' }])] };
   }
   walk(program.ast, routeToCelSemantics);

@@ -11,6 +11,7 @@ import { isGoDuration, isRfc3339 } from './literal-checks';
  * other failing call fails only when it runs. Returns the first such error, innermost first.
  */
 export function constantFoldingError(root: CelNode, env: CelEnvironment): string | undefined {
+  if (!MENTIONS_CONVERSION.test(root.input ?? '')) return undefined;
   let error: string | undefined;
   const isConstant = (node: CelNode): boolean => {
     switch (node.op) {
@@ -36,6 +37,7 @@ export function constantFoldingError(root: CelNode, env: CelEnvironment): string
 }
 
 const CONVERSIONS: ReadonlySet<string> = new Set(['bool', 'bytes', 'double', 'duration', 'int', 'string', 'timestamp', 'uint']);
+const MENTIONS_CONVERSION = /\b(bool|bytes|double|duration|int|string|timestamp|uint)\s*\(/;
 
 function evaluationError(env: CelEnvironment, node: CelNode): string | undefined {
   // The engine's parsers of durations and timestamps differ from Go's (it refuses "0"): use Go's rules.
