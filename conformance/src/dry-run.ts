@@ -66,6 +66,7 @@ export function decodePaths(message: string): string[] {
     // Embedded structs appear by their type name (`resourceRules.RuleWithOperations.Rule.apiGroups`).
     out.push(m[1].split('.').filter((s) => !/^[A-Z]/.test(s)).join('.'));
   }
-  for (const m of message.matchAll(/into Go value of type [^ ]+/g)) out.push(m[0] ? '(object)' : '');
+  // A value of the wrong type for the whole object names no field.
+  if (/into Go value of type/.test(message)) out.push('(object)');
   return out;
 }

@@ -70,10 +70,6 @@ export class Oracle {
     this.agent = new https.Agent({ ca: fs.readFileSync(info.ca), keepAlive: true, maxSockets: 16 });
   }
 
-  public get auditLog(): string {
-    return this.info.auditLog;
-  }
-
   public request(method: string, urlPath: string, body?: unknown): Promise<OracleResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((resolve, reject) => {

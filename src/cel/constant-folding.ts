@@ -22,6 +22,7 @@ export function constantFoldingError(root: CelNode, env: CelEnvironment): string
         return children(node).every(isConstant);
       case 'call': {
         const [name, args] = node.args as [string, CelNode[]];
+        // Every argument is visited, so that conversions nested anywhere below are folded too.
         const argsConstant = args.map(isConstant);
         if (error || !CONVERSIONS.has(name) || args.length !== 1 || !argsConstant[0]) return false;
         error = evaluationError(env, node);
