@@ -17,6 +17,14 @@ export interface OracleResponse {
   readonly body: any;
   /** The texts of the `Warning` headers (RFC 7234 `299 - "text"`), unquoted. */
   readonly warnings: string[];
+  /** The `Audit-Id` header: the request's `auditID` in the audit log. */
+  readonly auditId?: string;
+}
+
+/** Who a request is made as: the oracle's own user (in `system:masters`), or another by impersonation. */
+export interface Impersonation {
+  readonly username: string;
+  readonly groups: readonly string[];
 }
 
 interface ReadyInfo {
@@ -70,7 +78,12 @@ export class Oracle {
     this.agent = new https.Agent({ ca: fs.readFileSync(info.ca), keepAlive: true, maxSockets: 16 });
   }
 
-  public request(method: string, urlPath: string, body?: unknown): Promise<OracleResponse> {
+  /** The audit log (Metadata level, one JSON event a line), written before each response completes. */
+  public get auditLog(): string {
+    return this.info.auditLog;
+  }
+
+  public request(method: string, urlPath: string, body?: unknown, as?: Impersonation): Promise<OracleResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((resolve, reject) => {
       const req = https.request(this.info.server + urlPath, {
@@ -80,6 +93,8 @@ export class Oracle {
           Authorization: `Bearer ${this.info.token}`,
           Accept: 'application/json',
           ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
+          ...(as ? { 'Impersonate-User': as.username } : {}),
+          ...(as && as.groups.length > 0 ? { 'Impersonate-Group': [...as.groups] } : {}),
         },
       }, (res) => {
         const chunks: Buffer[] = [];
@@ -92,7 +107,8 @@ export class Oracle {
           } catch {
             // not JSON: keep the text
           }
-          resolve({ status: res.statusCode ?? 0, body: parsed, warnings: warningTexts(res.headers.warning) });
+          const auditId = res.headers['audit-id'];
+          resolve({ status: res.statusCode ?? 0, body: parsed, warnings: warningTexts(res.headers.warning), auditId: typeof auditId === 'string' ? auditId : undefined });
         });
         res.on('error', reject);
       });

@@ -6,7 +6,10 @@
  *
  * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
  * default 5000), --cel N (generated expressions, default 3000), --emulated-manifests N
- * (generated manifest cases for each emulated minor, default 300), --report FILE (every outcome as JSON).
+ * (generated manifest cases for each emulated minor, default 300), --reviews N (generated review
+ * scenarios; 0, the default, skips the suite), --report FILE (every outcome as JSON), --only SUITES (a comma-separated
+ * subset of manifests,cel,reviews,emulated,declarations, for work on one suite; stale entries are
+ * then not checked).
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -20,10 +23,17 @@ import { KnownDifferences } from './known-differences';
 import { corpusCases, generatedCases, recordedManifests } from './manifest-cases';
 import { runManifestSuite } from './manifest-suite';
 import { Oracle, ORACLE_BINARY } from './oracle';
+import { generatedScenarios } from './review-scenarios';
+import { runReviewSuite } from './review-suite';
 import { Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
 import { KubernetesVersion } from '../../src';
 
 export const DEFAULT_SEED = 20261202;
+/**
+ * The review suite (issue 13) is not in the default run yet: at 1,200 scenarios it still finds 16
+ * disagreements no entry explains. Run it with --reviews N.
+ */
+const DEFAULT_REVIEWS = 0;
 export const RECORDED_DIR = path.join(__dirname, '..', '.out', 'recorded');
 
 interface Options {
@@ -31,7 +41,9 @@ interface Options {
   readonly manifests: number;
   readonly cel: number;
   readonly emulatedManifests: number;
+  readonly reviews: number;
   readonly report?: string;
+  readonly only?: readonly string[];
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -51,7 +63,9 @@ function parseOptions(argv: readonly string[]): Options {
     manifests: int('--manifests', 5000),
     cel: int('--cel', 3000),
     emulatedManifests: int('--emulated-manifests', 300),
+    reviews: int('--reviews', DEFAULT_REVIEWS),
     report: get('--report'),
+    only: get('--only')?.split(','),
   };
 }
 
@@ -89,6 +103,7 @@ async function servedVersions(oracle: Oracle): Promise<Set<string>> {
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const known = KnownDifferences.load();
+  const runs = (suite: string) => !options.only || options.only.includes(suite);
   const version = KubernetesVersion.LATEST;
   console.log(`conformance: seed ${options.seed} (rerun with --seed ${options.seed}), target Kubernetes ${version}`);
 
@@ -101,14 +116,17 @@ async function main(): Promise<number> {
     const served = (kind: string, v: string) => servedSet.has(`${kind}/${v}`);
     console.log(`conformance: the apiserver serves ${[...servedSet].sort().join(', ')}`);
     const baseList = bases(served);
-    const cases = [
-      ...corpusCases('base', baseList.map((b) => b.manifest), served),
-      ...corpusCases('example', exampleManifests(), served),
-      ...corpusCases('test suite', recordedManifests(RECORDED_DIR), served),
-      ...generatedCases(baseList, options.manifests, options.seed),
-    ];
-    results.push(await runManifestSuite(oracle, cases, version));
-    results.push(await celSuite(oracle, version, options.cel, options.seed));
+    if (runs('manifests')) {
+      const cases = [
+        ...corpusCases('base', baseList.map((b) => b.manifest), served),
+        ...corpusCases('example', exampleManifests(), served),
+        ...corpusCases('test suite', recordedManifests(RECORDED_DIR), served),
+        ...generatedCases(baseList, options.manifests, options.seed),
+      ];
+      results.push(await runManifestSuite(oracle, cases, version));
+    }
+    if (runs('cel')) results.push(await celSuite(oracle, version, options.cel, options.seed));
+    if (runs('reviews') && options.reviews > 0) results.push(await runReviewSuite(oracle, generatedScenarios(options.reviews, options.seed), version));
   } finally {
     await oracle.stop();
   }
@@ -116,7 +134,7 @@ async function main(): Promise<number> {
   // environment of new expressions (an apiserver emulating 1.34 still accepts 1.34's list functions,
   // which a real 1.34 compiles against 1.33 without): the version gates of CEL are checked against
   // the apiserver's versioned declarations instead.
-  for (const minor of EMULATED_MINORS) {
+  for (const minor of runs('emulated') ? EMULATED_MINORS : []) {
     const emulated = await Oracle.start({ emulatedVersion: `1.${minor}` });
     try {
       const target = KubernetesVersion.of(`1.${minor}`);
@@ -128,7 +146,7 @@ async function main(): Promise<number> {
       await emulated.stop();
     }
   }
-  results.push(runDeclarationsSuite(celFunctions, DECLARATION_MINORS));
+  if (runs('declarations')) results.push(runDeclarationsSuite(celFunctions, DECLARATION_MINORS));
 
   const all: Disagreement[] = results.flatMap((r) => disagreements(r, known));
   for (const r of results) {
@@ -146,7 +164,8 @@ async function main(): Promise<number> {
     }
   }
   // Entries are checked for staleness on the run CI makes (other seeds and sizes draw other cases).
-  const isDefaultRun = options.seed === DEFAULT_SEED && options.manifests === 5000 && options.cel === 3000 && options.emulatedManifests === 300;
+  const isDefaultRun = options.seed === DEFAULT_SEED && options.manifests === 5000 && options.cel === 3000 && options.emulatedManifests === 300
+    && options.reviews === DEFAULT_REVIEWS && !options.only;
   const stale = isDefaultRun ? known.stale(results.map((r) => r.suite)) : [];
   for (const s of stale) console.log(`stale entry in known-differences.json (covers nothing): [${s.suite}] ${s.case}`);
   if (options.report) {

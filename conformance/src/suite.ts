@@ -10,6 +10,11 @@ export interface CaseOutcome {
   readonly locationAgrees?: boolean;
   /** Whether the library warns wherever the apiserver does (undefined: the apiserver did not warn). */
   readonly warningsAgree?: boolean;
+  /** Reviews, when the decisions agree: the HTTP code and messages of a denial, the audit annotations, the stored object. */
+  readonly codeAgrees?: boolean;
+  readonly messageAgrees?: boolean;
+  readonly auditAgrees?: boolean;
+  readonly mutationAgrees?: boolean;
   readonly library: string;
   readonly apiserver: string;
 }
@@ -27,14 +32,28 @@ export interface SuiteResult {
 export interface Disagreement {
   readonly suite: string;
   readonly outcome: CaseOutcome;
-  readonly kind: 'verdict' | 'location' | 'warning';
+  readonly kind: DisagreementKind;
   readonly known: boolean;
+}
+
+export type DisagreementKind = 'verdict' | 'location' | 'warning' | 'code' | 'message' | 'audit' | 'mutation';
+
+/** The first way a case disagrees, in this order. */
+function disagreementKind(o: CaseOutcome): DisagreementKind | undefined {
+  if (!o.verdictAgrees) return 'verdict';
+  if (o.locationAgrees === false) return 'location';
+  if (o.codeAgrees === false) return 'code';
+  if (o.messageAgrees === false) return 'message';
+  if (o.warningsAgree === false) return 'warning';
+  if (o.auditAgrees === false) return 'audit';
+  if (o.mutationAgrees === false) return 'mutation';
+  return undefined;
 }
 
 export function disagreements(result: SuiteResult, known: KnownDifferences): Disagreement[] {
   const out: Disagreement[] = [];
   for (const o of result.outcomes) {
-    const kind = !o.verdictAgrees ? 'verdict' : o.locationAgrees === false ? 'location' : o.warningsAgree === false ? 'warning' : undefined;
+    const kind = disagreementKind(o);
     if (!kind) continue;
     out.push({ suite: result.suite, outcome: o, kind, known: known.covering(result.suite, kind, o.name, o.library, o.apiserver) !== undefined });
   }

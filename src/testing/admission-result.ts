@@ -8,8 +8,14 @@ export interface PolicyDenial {
   readonly message: string;
   /** The validation's own message (from messageExpression, message, or `failed expression: ...`). */
   readonly validationMessage: string;
-  /** The reason: the validation's (`Invalid` by default), `Invalid` for evaluation errors, `Forbidden` for binding configuration errors. */
+  /**
+   * The reason of the apiserver's response: the validation's (`Invalid` by default); `Invalid` for
+   * evaluation and configuration errors of validating policies and for failed mutations;
+   * `Forbidden` for configuration errors of mutating policies (a binding's missing params).
+   */
   readonly reason: string;
+  /** The HTTP status code of the apiserver's response for this denial: 403, 401, 413 or 422, from the reason. */
+  readonly code: number;
   /**
    * The index of the failing validation in `spec.validations`.
    * @default - not a validation (a match condition, parameter or evaluation failure)

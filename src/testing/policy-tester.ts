@@ -34,12 +34,44 @@ export interface PolicyTesterOptions {
 const GROUP = 'admissionregistration.k8s.io/';
 const AUDIT_FAILURE_KEY = 'validation.policy.admission.k8s.io/validation_failure';
 const MAX_MESSAGE_BYTES = 5 * 1024;
+const NO_PARAMS = 'no params found for policy binding with `Deny` parameterNotFoundAction';
+
+/** The HTTP status codes of the reasons a denial can have (the apiserver's reasonToCode). */
+const CODES: { readonly [reason: string]: number } = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
+
+/** A mutating policy's denial keeps the 403 of the Forbidden error it is built from, whatever its reason. */
+const MUTATING_CODE = 403;
+
+function denial(
+  who: string, policy: string, binding: string, validationMessage: string, reason: string, expressionIndex?: number, code?: number,
+): PolicyDenial {
+  return {
+    policy,
+    binding,
+    validationMessage,
+    reason,
+    code: code ?? CODES[reason] ?? 422,
+    message: `${who} denied request: ${validationMessage}`,
+    ...(expressionIndex !== undefined ? { expressionIndex } : {}),
+  };
+}
 
 interface Named<T> { readonly metadata?: { readonly name?: string }; readonly spec?: T }
 type Vap = Named<wire.ValidatingAdmissionPolicySpec>;
 type Vapb = Named<wire.ValidatingAdmissionPolicyBindingSpec>;
 type Map_ = Named<wire.MutatingAdmissionPolicySpec>;
 type Mapb = Named<wire.MutatingAdmissionPolicyBindingSpec>;
+
+/** One evaluation of a mutating policy: a binding that matches, with one of its params. */
+interface MutatingInvocation {
+  readonly spec: wire.MutatingAdmissionPolicySpec;
+  readonly policyName: string;
+  readonly bindingName: string;
+  readonly hasParams: boolean;
+  readonly param: unknown;
+  /** Policy, binding and param: what reinvocation is tracked by. */
+  readonly key: string;
+}
 
 /**
  * Unit-tests admission policies without a cluster: give it the policies, bindings, parameter
@@ -85,14 +117,12 @@ export class PolicyTester {
       oldObject: deepCopy(input.oldObject),
       namespaceObject: deepCopy(input.namespaceObject),
     };
-    const base = this.attributes(request);
-    let object = request.object;
-    const mutated = this.mutate(request, base, object);
-    object = mutated.object;
-    const attributes = mutated.changed ? this.attributes({ ...request, object }) : base;
-    const result = this.validate(request, attributes, object);
-    const denials = [...mutated.denials, ...result.denials];
-    return { ...result, denials, allowed: denials.length === 0, ...(mutated.changed ? { patchedObject: object } : {}) };
+    const mutated = this.mutate(request, request.object);
+    // A denial by a mutating policy ends admission: validating policies do not run.
+    if (mutated.denials.length > 0) return { allowed: false, denials: mutated.denials, warnings: [], auditAnnotations: {} };
+    const object = mutated.object;
+    const result = this.validate(request, this.attributes({ ...request, object }), object);
+    return { ...result, ...(mutated.changed ? { patchedObject: object } : {}) };
   }
 
   /** The admissionregistration objects of a kind, in name order (computed once). */
@@ -173,79 +203,103 @@ export class PolicyTester {
     };
   }
 
-  private mutate(request: AdmissionRequest, a: RequestAttributes, input: unknown): { object: unknown; changed: boolean; denials: PolicyDenial[] } {
-    let object = input;
-    let changed = false;
-    const denials: PolicyDenial[] = [];
-    const policies = this.of<Map_>('MutatingAdmissionPolicy');
-    const bindings = this.of<Mapb>('MutatingAdmissionPolicyBinding');
+  /**
+   * The mutating policies, as the apiserver's dispatcher runs them: every invocation (policy,
+   * binding and param) in turn, each mutation on the object the ones before it left. When any
+   * mutation applied, a second pass reinvokes the `IfNeeded` invocations that ran (admission
+   * reinvokes the plugin once, and the dispatcher marks them for it). Errors under `Fail` deny the
+   * request at the end of the pass they happen in.
+   */
+  private mutate(request: AdmissionRequest, input: unknown): { object: unknown; changed: boolean; denials: PolicyDenial[] } {
     // The apiserver calls no patcher when there is no object (DELETE, some CONNECT).
-    if (input === undefined || input === null) return { object: input, changed: false, denials };
-    const runPolicy = (policy: Map_): boolean => {
-      let policyChanged = false;
+    if (input === undefined || input === null) return { object: input, changed: false, denials: [] };
+    let object: unknown = input;
+    const pass = (reinvoke: ReadonlySet<string> | undefined) => {
+      const denials: PolicyDenial[] = [];
+      const ranIfNeeded = new Set<string>();
+      let applied = false;
+      const a = this.attributes({ ...request, object });
+      for (const invocation of this.mutatingInvocations(a, denials)) {
+        const { spec, policyName, bindingName, key } = invocation;
+        const fail = (message: string, reason: string, mutationIndex?: number) => {
+          if (spec.failurePolicy !== 'Ignore') {
+            denials.push(denial(`policy '${policyName}' with binding '${bindingName}'`, policyName, bindingName, message, reason, mutationIndex, MUTATING_CODE));
+          }
+        };
+        // Each mutation sees the object as the mutations before it left it.
+        const scopeFor = () => this.runtime.scope(spec.variables ?? [], invocation.hasParams,
+          { ...this.activation(request, a, object), ...(invocation.hasParams ? { params: invocation.param ?? null } : {}) });
+        let scope = scopeFor();
+        if (!this.conditionsHold(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m, 'Invalid'))) continue;
+        if (reinvoke && !reinvoke.has(key)) continue;
+        (spec.mutations ?? []).forEach((mutation, i) => {
+          const jsonPatch = mutation.patchType === 'JSONPatch';
+          const expression = (jsonPatch ? mutation.jsonPatch?.expression : mutation.applyConfiguration?.expression) ?? '';
+          const value = scope.evaluate(expression, jsonPatch ? ExpressionField.JSON_PATCH : ExpressionField.APPLY_CONFIGURATION);
+          if ('error' in value) return fail(errorMessage(expression, value), 'Invalid', i);
+          let next: unknown;
+          try {
+            next = applyMutation(object, mutation.patchType ?? '', value.value);
+          } catch (e) {
+            return fail((e as Error).message, 'Invalid', i);
+          }
+          // Any mutation that applies marks the object for reinvocation, even when it changed nothing.
+          applied = true;
+          if (JSON.stringify(next) !== JSON.stringify(object)) {
+            object = next;
+            scope = scopeFor();
+          }
+        });
+        if (spec.reinvocationPolicy === 'IfNeeded') ranIfNeeded.add(key);
+      }
+      return { denials, ranIfNeeded, applied };
+    };
+    const first = pass(undefined);
+    if (first.denials.length > 0) return { object: input, changed: false, denials: first.denials };
+    if (first.applied && first.ranIfNeeded.size > 0) {
+      const second = pass(first.ranIfNeeded);
+      if (second.denials.length > 0) return { object: input, changed: false, denials: second.denials };
+    }
+    return { object, changed: JSON.stringify(object) !== JSON.stringify(input), denials: [] };
+  }
+
+  /**
+   * The (policy, binding, param) invocations of the mutating policies that match a request, in
+   * name order; configuration errors (missing params) are added to `denials` under `Fail`.
+   */
+  private mutatingInvocations(a: RequestAttributes, denials: PolicyDenial[]): MutatingInvocation[] {
+    const out: MutatingInvocation[] = [];
+    const bindings = this.of<Mapb>('MutatingAdmissionPolicyBinding');
+    for (const policy of this.of<Map_>('MutatingAdmissionPolicy')) {
       const spec = policy.spec ?? {};
       const policyName = policy.metadata?.name ?? '';
-      const failsClosed = spec.failurePolicy !== 'Ignore';
       for (const binding of bindings.filter((b) => b.spec?.policyName === policyName)) {
         if (!this.policyApplies(spec, binding.spec?.matchResources, a)) continue;
         const bindingName = binding.metadata?.name ?? '';
-        const fail = (message: string, mutationIndex?: number) => {
-          if (!failsClosed) return;
-          denials.push({
-            policy: policyName,
-            binding: bindingName,
-            validationMessage: message,
-            reason: 'Invalid',
-            message: `policy '${policyName}' with binding '${bindingName}' denied request: ${message}`,
-            ...(mutationIndex !== undefined ? { expressionIndex: mutationIndex } : {}),
-          });
+        const configurationError = (message: string) => {
+          if (spec.failurePolicy !== 'Ignore') {
+            denials.push(denial(`policy '${policyName}' with binding '${bindingName}'`, policyName, bindingName,
+              `failed to configure binding: ${message}`, 'Forbidden', undefined, MUTATING_CODE));
+          }
         };
         const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace, paramKindNamespaced(spec.paramKind));
         if (params.kind === 'notFound') {
-          if (params.action === 'Deny') fail('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+          if (params.action === 'Deny') configurationError(NO_PARAMS);
           continue;
         }
         if (params.kind === 'error') {
-          fail(`failed to configure binding: ${params.message}`);
+          configurationError(params.message);
           continue;
         }
         const hasParams = params.kind === 'objects';
         for (const param of hasParams ? params.objects : [undefined]) {
-          // Each mutation sees the object as the mutations before it left it.
-          const scopeFor = () => this.runtime.scope(spec.variables ?? [], hasParams,
-            { ...this.activation(request, a, object), ...(hasParams ? { params: param ?? null } : {}) });
-          let scope = scopeFor();
-          if (!this.conditionsHold(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m))) continue;
-          (spec.mutations ?? []).forEach((mutation, i) => {
-            const jsonPatch = mutation.patchType === 'JSONPatch';
-            const expression = (jsonPatch ? mutation.jsonPatch?.expression : mutation.applyConfiguration?.expression) ?? '';
-            const value = scope.evaluate(expression, jsonPatch ? ExpressionField.JSON_PATCH : ExpressionField.APPLY_CONFIGURATION);
-            if ('error' in value) return fail(errorMessage(expression, value), i);
-            let next: unknown;
-            try {
-              next = applyMutation(object, mutation.patchType ?? '', value.value);
-            } catch (e) {
-              return fail(`failed to apply mutation ${i}: ${(e as Error).message}`, i);
-            }
-            if (JSON.stringify(next) !== JSON.stringify(object)) {
-              object = next;
-              policyChanged = true;
-              scope = scopeFor();
-            }
-          });
+          const meta = (param as { metadata?: { name?: string; namespace?: string } } | undefined)?.metadata;
+          const key = JSON.stringify([policyName, bindingName, meta?.namespace ?? '', meta?.name ?? '']);
+          out.push({ spec, policyName, bindingName, hasParams, param, key });
         }
       }
-      return policyChanged;
-    };
-    const changedBy: boolean[] = policies.map((p) => runPolicy(p));
-    changed = changedBy.some((c) => c);
-    // Reinvocation: once, for IfNeeded policies, when a later policy changed the object.
-    policies.forEach((p, i) => {
-      if (p.spec?.reinvocationPolicy === 'IfNeeded' && changedBy.slice(i + 1).some((c) => c)) {
-        if (runPolicy(p)) changed = true;
-      }
-    });
-    return { object, changed, denials };
+    }
+    return out;
   }
 
   private validate(request: AdmissionRequest, a: RequestAttributes, object: unknown): Omit<AdmissionResult, 'patchedObject'> {
@@ -261,42 +315,27 @@ export class PolicyTester {
         if (!this.policyApplies(spec, binding.spec?.matchResources, a)) continue;
         const bindingName = binding.metadata?.name ?? '';
         const actions = binding.spec?.validationActions ?? [];
+        const name = `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}'`;
         const fail = (validationMessage: string, reason: string, expressionIndex?: number) => {
-          if (actions.includes('Deny')) {
-            denials.push({
-              policy: policyName,
-              binding: bindingName,
-              validationMessage,
-              reason,
-              message: `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}' denied request: ${validationMessage}`,
-              ...(expressionIndex !== undefined ? { expressionIndex } : {}),
-            });
-          }
-          if (actions.includes('Warn')) {
-            warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': ${validationMessage}`);
-          }
+          if (actions.includes('Deny')) denials.push(denial(name, policyName, bindingName, validationMessage, reason, expressionIndex));
+          if (actions.includes('Warn')) warnings.push(`Validation failed for ${name}: ${validationMessage}`);
           if (actions.includes('Audit')) {
             auditFailures.push({
               message: validationMessage,
               policy: policyName,
               binding: bindingName,
-              expressionIndex: expressionIndex ?? -1,
+              // A failure that is not a validation's (a match condition's error) is the policy's only decision.
+              expressionIndex: expressionIndex ?? 0,
               validationActions: actions,
             });
           }
         };
         // Configuration errors and audit-annotation errors deny whatever the validationActions (under Fail).
-        const deny = (validationMessage: string) => denials.push({
-          policy: policyName,
-          binding: bindingName,
-          validationMessage,
-          reason: 'Forbidden',
-          message: `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}' denied request: ${validationMessage}`,
-        });
+        const deny = (validationMessage: string) => denials.push(denial(name, policyName, bindingName, validationMessage, 'Invalid'));
         const failsClosed = spec.failurePolicy !== 'Ignore';
         const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace, paramKindNamespaced(spec.paramKind));
         if (params.kind === 'notFound') {
-          if (params.action === 'Deny' && failsClosed) deny('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+          if (params.action === 'Deny' && failsClosed) deny(`failed to configure binding: ${NO_PARAMS}`);
           continue;
         }
         if (params.kind === 'error') {
@@ -347,24 +386,25 @@ export class PolicyTester {
   }
 
   /**
-   * Any false match condition skips the policy; an error (with none false) skips it under
-   * failurePolicy Ignore and fails the request under Fail.
+   * Any false match condition skips the policy; errors (with none false) skip it under
+   * failurePolicy Ignore and fail the request under Fail, with every error (one as it is, several
+   * as `[e1, e2]`, as the apiserver aggregates them).
    */
   private conditionsHold(
     conditions: readonly wire.MatchCondition[], scope: EvaluationScope, failurePolicy: string | undefined, onError: (message: string) => void,
   ): boolean {
-    let error: string | undefined;
+    const errors: string[] = [];
     const conditionScope = scope.forMatchConditions(new CostBudget(MATCH_CONDITIONS_BUDGET));
     for (const c of conditions) {
       const result = conditionScope.evaluate(c.expression, ExpressionField.MATCH_CONDITION);
       if ('error' in result) {
-        error = error ?? `failed to evaluate match condition '${c.name}': ${errorMessage(c.expression, result)}`;
+        errors.push(errorMessage(c.expression, result));
         continue;
       }
       if (result.value !== true) return false;
     }
-    if (error === undefined) return true;
-    if (failurePolicy !== 'Ignore') onError(error);
+    if (errors.length === 0) return true;
+    if (failurePolicy !== 'Ignore') onError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
     return false;
   }
 

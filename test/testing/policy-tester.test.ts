@@ -39,6 +39,7 @@ describe('decisions', () => {
         policy: 'max-replicas',
         binding: 'max-replicas-binding',
         reason: 'Invalid',
+        code: 422,
         expressionIndex: 0,
         validationMessage: 'at most 5 replicas',
         message: "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: at most 5 replicas",
@@ -236,7 +237,7 @@ describe('matching', () => {
       const fail = tester({ matchConditions: condition }).review(create(deployment(1)));
       expect(fail.allowed).toBe(false);
       expect(fail.denials[0].validationMessage).toBe(
-        "failed to evaluate match condition 'needs-label': expression 'object.metadata.labels.team == \"a\"' resulted in error: no such key: labels");
+        "expression 'object.metadata.labels.team == \"a\"' resulted in error: no such key: labels");
       expect(tester({ matchConditions: condition, failurePolicy: 'Ignore' }).review(create(deployment(9))).allowed).toBe(true);
     });
   });
@@ -387,20 +388,24 @@ describe('mutating policies', () => {
     expect(t.review(create(pod))).toEqual(expect.objectContaining({ allowed: true, patchedObject: expect.objectContaining({ spec: { containers: [{ name: 'app', image: 'app:2' }] } }) }));
   });
 
-  test('IfNeeded policies run again when a later policy changed the object', () => {
-    // "a-counter" runs first and copies the label "b" sets; with IfNeeded it is reinvoked once.
-    const t = PolicyTester.fromManifests([
-      map({
-        name: 'a-copy',
-        reinvocationPolicy: 'IfNeeded',
-        matchConditions: [{ name: 'has-b', expression: '"b" in object.metadata.labels' }],
-        mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: object.metadata.labels["b"]}]' } }],
-      }),
-      mapb('a-copy'),
+  test('IfNeeded policies that ran are reinvoked once a mutation applied; one skipped by its match conditions is not', () => {
+    // "a-copy" runs first (by name) and copies the label "b-set" sets; with IfNeeded it runs again.
+    const manifests = (aCopy: object) => [
+      map({ name: 'a-copy', reinvocationPolicy: 'IfNeeded', ...aCopy }), mapb('a-copy'),
       map({ name: 'b-set', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/b", value: "set"}]' } }] }),
       mapb('b-set'),
-    ]);
-    expect(t.review(create(pod)).patchedObject.metadata.labels).toEqual({ app: 'web', a: 'set', b: 'set' });
+    ];
+    const copy = '[JSONPatch{op: "add", path: "/metadata/labels/a", value: object.metadata.labels["b"]}]';
+    const ran = PolicyTester.fromManifests(manifests({
+      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: `"b" in object.metadata.labels ? ${copy} : []` } }],
+    }));
+    expect(ran.review(create(pod)).patchedObject.metadata.labels).toEqual({ app: 'web', a: 'set', b: 'set' });
+    // The apiserver's dispatcher marks for reinvocation only the invocations whose match conditions held.
+    const skipped = PolicyTester.fromManifests(manifests({
+      matchConditions: [{ name: 'has-b', expression: '"b" in object.metadata.labels' }],
+      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: copy } }],
+    }));
+    expect(skipped.review(create(pod)).patchedObject.metadata.labels).toEqual({ app: 'web', b: 'set' });
   });
 
   test('each mutation sees the result of the ones before it', () => {
@@ -474,7 +479,8 @@ describe('apiserver behaviour found in review', () => {
       vapb('b', 'p', { validationActions: ['Warn'], paramRef: { name: 'missing', namespace: 'x', parameterNotFoundAction: 'Deny' } })]);
     const result = t.review(create(deployment(1)));
     expect(result.allowed).toBe(false);
-    expect(result.denials[0].reason).toBe('Forbidden');
+    expect(result.denials[0].reason).toBe('Invalid');
+    expect(result.denials[0].code).toBe(422);
     expect(result.warnings).toEqual([]);
   });
 
@@ -568,11 +574,19 @@ describe('JSON patches are applied strictly, as RFC 6902 and the apiserver do', 
   const review = (expression: string) => PolicyTester.fromManifests([map(expression), binding]).review(create(pod));
 
   test.each([
-    ['[JSONPatch{op: "replace", path: "/spec/missing", value: 1}]', 'replace operation does not apply: doc is missing path: "/spec/missing"'],
-    ['[JSONPatch{op: "remove", path: "/metadata/labels/x"}]', 'remove operation does not apply: doc is missing path: "/metadata/labels/x"'],
-    ['[JSONPatch{op: "add", path: "/metadata/annotations/x", value: "y"}]', 'add operation does not apply: doc is missing path: "/metadata/annotations/x"'],
-  ])('%s fails', (expression, message) => {
-    expect(review(expression).denials[0].validationMessage).toBe(`failed to apply mutation 0: ${message}`);
+    ['[JSONPatch{op: "replace", path: "/spec/missing/x", value: 1}]', 'replace operation does not apply: doc is missing path: /spec/missing/x: missing value'],
+    ['[JSONPatch{op: "remove", path: "/metadata/labels/x"}]', 'remove operation does not apply: doc is missing path: "/metadata/labels/x": missing value'],
+    ['[JSONPatch{op: "add", path: "/metadata/annotations/x", value: "y"}]', 'add operation does not apply: doc is missing path: "/metadata/annotations/x": missing value'],
+    ['[JSONPatch{op: "remove", path: "/spec/missing"}]', "error in remove for path: '/spec/missing': Unable to remove nonexistent key: missing: missing value"],
+  ])('%s fails with the apiserver\'s text', (expression, message) => {
+    expect(review(expression).denials[0].validationMessage).toBe(`JSON Patch: ${message}`);
+  });
+
+  test('a replace of a missing key adds it, and a failing test leaves the object unchanged', () => {
+    expect(review('[JSONPatch{op: "replace", path: "/spec/missing", value: 1}]').patchedObject.spec.missing).toBe(1);
+    const tested = review('[JSONPatch{op: "test", path: "/metadata/name", value: "other"}, JSONPatch{op: "add", path: "/spec/x", value: 1}]');
+    expect(tested.allowed).toBe(true);
+    expect(tested.patchedObject).toBeUndefined();
   });
 
   test('valid operations apply in order', () => {
