@@ -279,6 +279,20 @@ function params(draw: ParamsDraw, policy: string, namespace: string): { objects:
 
 const PARAM_KIND = { apiVersion: 'v1', kind: 'ConfigMap' };
 
+/** What the spec of a validating and a mutating policy share: failure policy, paramKind, match constraints and conditions. */
+function commonSpec(
+  draw: { failurePolicy?: string; params?: ParamsDraw; match: MatchDraw },
+  conditions: ReadonlyArray<{ readonly name: string; readonly expression: string }>,
+  namespace: string,
+): object {
+  return {
+    ...(draw.failurePolicy ? { failurePolicy: draw.failurePolicy } : {}),
+    ...(draw.params ? { paramKind: PARAM_KIND } : {}),
+    matchConstraints: matchResources(draw.match, namespace),
+    ...(conditions.length > 0 ? { matchConditions: conditions.map(({ name: n, expression }) => ({ name: n, expression })) } : {}),
+  };
+}
+
 function validatingPolicy(draw: ScenarioDraw['validating'][number], name: string, namespace: string): { manifests: any[]; objects: any[] } {
   const hasParams = draw.params !== undefined;
   const variables = draw.variables.map((i) => VARIABLES[i]);
@@ -293,10 +307,7 @@ function validatingPolicy(draw: ScenarioDraw['validating'][number], name: string
     kind: 'ValidatingAdmissionPolicy',
     metadata: { name },
     spec: {
-      ...(draw.failurePolicy ? { failurePolicy: draw.failurePolicy } : {}),
-      ...(hasParams ? { paramKind: PARAM_KIND } : {}),
-      matchConstraints: matchResources(draw.match, namespace),
-      ...(conditions.length > 0 ? { matchConditions: conditions.map(({ name: n, expression }) => ({ name: n, expression })) } : {}),
+      ...commonSpec(draw, conditions, namespace),
       ...(variables.length > 0 ? { variables } : {}),
       validations: validations.map(({ expression, message, messageExpression, reason }) => ({
         expression, ...(message ? { message } : {}), ...(messageExpression ? { messageExpression } : {}), ...(reason ? { reason } : {}),
@@ -332,10 +343,7 @@ function mutatingPolicy(draw: ScenarioDraw['mutating'][number], name: string, na
     kind: 'MutatingAdmissionPolicy',
     metadata: { name },
     spec: {
-      ...(draw.failurePolicy ? { failurePolicy: draw.failurePolicy } : {}),
-      ...(hasParams ? { paramKind: PARAM_KIND } : {}),
-      matchConstraints: matchResources(draw.match, namespace),
-      ...(conditions.length > 0 ? { matchConditions: conditions.map(({ name: n, expression }) => ({ name: n, expression })) } : {}),
+      ...commonSpec(draw, conditions, namespace),
       mutations: mutations.map((m) => (m.patchType === 'JSONPatch'
         ? { patchType: 'JSONPatch', jsonPatch: { expression: m.expression } }
         : { patchType: 'ApplyConfiguration', applyConfiguration: { expression: m.expression } })),

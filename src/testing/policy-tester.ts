@@ -221,11 +221,8 @@ export class PolicyTester {
       const a = this.attributes({ ...request, object });
       for (const invocation of this.mutatingInvocations(a, denials)) {
         const { spec, policyName, bindingName, key } = invocation;
-        const fail = (message: string, reason: string, mutationIndex?: number) => {
-          if (spec.failurePolicy !== 'Ignore') {
-            denials.push(denial(`policy '${policyName}' with binding '${bindingName}'`, policyName, bindingName, message, reason, mutationIndex, MUTATING_CODE));
-          }
-        };
+        const fail = (message: string, reason: string, mutationIndex?: number) =>
+          denyMutation(denials, spec, policyName, bindingName, message, reason, mutationIndex);
         // Each mutation sees the object as the mutations before it left it.
         const scopeFor = () => this.runtime.scope(spec.variables ?? [], invocation.hasParams,
           { ...this.activation(request, a, object), ...(invocation.hasParams ? { params: invocation.param ?? null } : {}) });
@@ -276,12 +273,8 @@ export class PolicyTester {
       for (const binding of bindings.filter((b) => b.spec?.policyName === policyName)) {
         if (!this.policyApplies(spec, binding.spec?.matchResources, a)) continue;
         const bindingName = binding.metadata?.name ?? '';
-        const configurationError = (message: string) => {
-          if (spec.failurePolicy !== 'Ignore') {
-            denials.push(denial(`policy '${policyName}' with binding '${bindingName}'`, policyName, bindingName,
-              `failed to configure binding: ${message}`, 'Forbidden', undefined, MUTATING_CODE));
-          }
-        };
+        const configurationError = (message: string) =>
+          denyMutation(denials, spec, policyName, bindingName, `failed to configure binding: ${message}`, 'Forbidden');
         const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace, paramKindNamespaced(spec.paramKind));
         if (params.kind === 'notFound') {
           if (params.action === 'Deny') configurationError(NO_PARAMS);
@@ -430,6 +423,15 @@ function requestKind(request: AdmissionRequest, object: unknown) {
 /** An evaluation error as the apiserver words it: compile errors as they are, runtime errors with their expression. */
 function errorMessage(expression: string, result: { readonly error: string; readonly compilation?: boolean }): string {
   return result.compilation ? result.error : `expression '${expression}' resulted in error: ${result.error}`;
+}
+
+/** A mutating policy's failure, which denies under failurePolicy Fail. */
+function denyMutation(
+  denials: PolicyDenial[], spec: wire.MutatingAdmissionPolicySpec, policyName: string, bindingName: string,
+  message: string, reason: string, mutationIndex?: number,
+): void {
+  if (spec.failurePolicy === 'Ignore') return;
+  denials.push(denial(`policy '${policyName}' with binding '${bindingName}'`, policyName, bindingName, message, reason, mutationIndex, MUTATING_CODE));
 }
 
 function isNamespace(object: unknown): boolean {
