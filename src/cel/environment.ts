@@ -3,6 +3,7 @@ import { MAX_RECURSION_DEPTH } from './errors';
 import { installAdmissionTypes, NAMESPACE_TYPE, REQUEST_TYPE } from './libraries/admission-types';
 import { AUTHORIZER_TYPE } from './libraries/authz';
 import { MUTATION_TYPES } from './libraries/mutation-types';
+import { installLogicalOperators } from './logical-operators';
 import { installStructLiterals } from './struct-literals';
 import { isAvailable, librariesFor } from './version-gates';
 import { ExpressionField } from '../validation/expression-field';
@@ -53,6 +54,7 @@ function versionEnvironment(minor: number): CelEnvironment {
   let env = versionEnvironments.get(minor);
   if (!env) {
     installStructLiterals();
+    installLogicalOperators();
     env = new engine.Environment({
       unlistedVariablesAreDyn: false,
       // Checked after type-checking instead (ast-validators.ts), as cel-go does, so that

@@ -1,3 +1,4 @@
+import { setDataKey } from './data-keys';
 import { CelChecker, CelEvaluator, CelNode, CelScope, CelType, engine } from './engine';
 
 /**
@@ -98,7 +99,6 @@ export function installOptionalEntries(): void {
 
   const map = engine.OPERATORS.map as any;
   const mapCheck = map.check;
-  const mapEvaluate = map.evaluate;
   const hasOptional = (ast: CelNode) => (ast.args as CelNode[][]).some(isOptionalEntry);
   map.check = function checkMap(chk: CelChecker, ast: CelNode, ctx: CelScope): CelType {
     if (!hasOptional(ast)) return mapCheck.call(this, chk, ast, ctx);
@@ -113,17 +113,16 @@ export function installOptionalEntries(): void {
     }
     return chk.registry.getMapType(key ?? chk.dynType, value ?? chk.dynType);
   };
+  // Every map literal, not only those with optional entries: the engine's own evaluation drops
+  // the keys `__proto__`, `constructor` and `prototype`, which cel-go keeps as data. As in the
+  // engine, the literal is a plain object, other keys than strings stored by their text.
   map.evaluate = function evaluateMap(ev: CelEvaluator, ast: CelNode, ctx: CelScope): unknown {
-    if (!hasOptional(ast)) return mapEvaluate.call(this, ev, ast, ctx);
     const out: Record<string, unknown> = {};
     for (const entry of ast.args as CelNode[][]) {
-      const k = ev.run(entry[0], ctx);
+      const k = String(ev.run(entry[0], ctx));
       const v = ev.run(entry[1], ctx);
-      if (isOptionalEntry(entry)) {
-        if (present(v)) out[k] = v.value();
-      } else {
-        out[k] = v;
-      }
+      if (!isOptionalEntry(entry)) setDataKey(out, k, v);
+      else if (present(v)) setDataKey(out, k, v.value());
     }
     return out;
   };

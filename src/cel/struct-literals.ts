@@ -1,3 +1,4 @@
+import { setDataKey } from './data-keys';
 import { CelChecker, CelEvaluator, CelNode, CelScope, CelType, engine } from './engine';
 import { installOptionalEntries } from './optional-entries';
 
@@ -85,7 +86,7 @@ const STRUCT_OPERATOR = {
         if (!v || typeof v.hasValue !== 'function' || !v.hasValue()) continue;
         v = v.value();
       }
-      value[field.name] = v;
+      setDataKey(value, field.name, v);
     }
     if (isObjectPath(typeName)) return value;
     const declaration = ev.registry.objectTypes.get(typeName);

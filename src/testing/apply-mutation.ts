@@ -2,6 +2,7 @@
 // (json-patch.ts), apply configurations with a merge that follows server-side apply where it can
 // without schemas.
 import { applyJsonPatch, JsonPatchTestFailed } from './json-patch';
+import { setDataKey } from '../cel/data-keys';
 
 /**
  * Applies one mutation result; throws with the apiserver's message when it does not apply. An apply
@@ -30,7 +31,7 @@ function isObject(v: unknown): v is { [key: string]: unknown } {
 export function merge(target: unknown, patch: unknown): unknown {
   if (isObject(target) && isObject(patch)) {
     const out: { [key: string]: unknown } = { ...target };
-    for (const [k, v] of Object.entries(patch)) out[k] = k in target ? merge(target[k], v) : v;
+    for (const [k, v] of Object.entries(patch)) setDataKey(out, k, Object.prototype.hasOwnProperty.call(target, k) ? merge(target[k], v) : v);
     return out;
   }
   if (Array.isArray(target) && Array.isArray(patch) && [...target, ...patch].every((i) => isObject(i) && typeof i.name === 'string')) {

@@ -1,6 +1,7 @@
 // Evaluates admission expressions with the same CEL environments the validator compiles them in.
 import { CostBudget, metered, PER_CALL_EXCEEDED, RUNTIME_COST_BUDGET } from './cost-meter';
 import { compileProgram, CompiledExpression, storableType } from '../cel/checker';
+import { setDataKey } from '../cel/data-keys';
 import { environmentKey, EnvironmentSpec, TypedVariable } from '../cel/environment';
 import { ExpressionField } from '../validation/expression-field';
 import type * as wire from '../wire/admissionregistration';
@@ -99,7 +100,7 @@ export class EvaluationScope {
     try {
       const base = this.context();
       const context = usesVariables ? { ...base, variables: this.variablesObject } : base;
-      return { value: metered(this.budget, () => compiled.program!(context)) };
+      return { value: metered(this.budget, compiled.program.ast, () => compiled.program!(context)) };
     } catch (e) {
       return { error: this.budget.remaining <= 0 && celErrorMessage(e) === PER_CALL_EXCEEDED ? BUDGET_EXCEEDED : celErrorMessage(e) };
     }
@@ -173,7 +174,7 @@ export function toCel(value: unknown): unknown {
       result = Array.from(value, toCel);
     } else {
       const out: { [key: string]: unknown } = {};
-      for (const key of Object.keys(value)) out[key] = toCel((value as { [key: string]: unknown })[key]);
+      for (const key of Object.keys(value)) setDataKey(out, key, toCel((value as { [key: string]: unknown })[key]));
       result = out;
     }
     converted.set(value, result);
@@ -197,10 +198,15 @@ export function fromCel(value: unknown): unknown {
   return value;
 }
 
-/** The engine's error text, in the apiserver's words where they differ (`no such key: x`). */
+/** The engine's error text, in the apiserver's (cel-go's) words where they differ. */
 function celErrorMessage(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   const firstLine = message.split('\n')[0];
   const noSuchKey = /^No such key: (.+)$/i.exec(firstLine);
-  return noSuchKey ? `no such key: ${noSuchKey[1]}` : firstLine;
+  if (noSuchKey) return `no such key: ${noSuchKey[1]}`;
+  // The engine's only failing conversions to these types are from strings (`int('many')`).
+  const conversion = /^(int|uint|double)\(\) type error: cannot convert to \1$/.exec(firstLine);
+  if (conversion) return `type conversion error from 'string' to '${conversion[1]}'`;
+  const overflow = /^(?:int|uint)\(\) type error: ((?:unsigned )?integer overflow)$/.exec(firstLine);
+  return overflow ? overflow[1] : firstLine;
 }

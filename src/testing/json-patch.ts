@@ -3,6 +3,7 @@
 // adds it, a failing `test` leaves the object unchanged without an error, negative array indices
 // count from the end, a path is split at every `/` even without a leading one), and whose error
 // texts the apiserver returns. No npm library implements these semantics, so they are written here.
+import { setDataKey } from '../cel/data-keys';
 
 /** A failed `test` operation: the apiserver leaves the object as it was, and reports nothing. */
 export class JsonPatchTestFailed extends Error {}
@@ -73,13 +74,8 @@ function has(c: Container, key: string): boolean {
   return Array.isArray(c) ? false : Object.prototype.hasOwnProperty.call(c, key);
 }
 
-function setMapKey(c: { [key: string]: unknown }, key: string, value: unknown): void {
-  // A key such as `__proto__` is data here, as it is in the apiserver's JSON.
-  Object.defineProperty(c, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 function add(c: Container, key: string, value: unknown): void {
-  if (!Array.isArray(c)) return setMapKey(c, key, value);
+  if (!Array.isArray(c)) return setDataKey(c, key, value);
   if (key === '-') {
     c.push(value);
     return;
@@ -115,7 +111,7 @@ function remove(c: Container, key: string): void {
 }
 
 function set(c: Container, key: string, value: unknown): void {
-  if (!Array.isArray(c)) return setMapKey(c, key, value);
+  if (!Array.isArray(c)) return setDataKey(c, key, value);
   let idx = atoi(key);
   if (idx < 0) {
     if (idx < -c.length) throw invalidIndex(idx);

@@ -1,14 +1,13 @@
 import { Chart } from 'cdk8s';
-import { parseAllDocuments } from 'yaml';
 import { CelAuthorizer } from '../cel/libraries/authz';
 import { Operation } from '../enums';
 import { KubernetesVersion } from '../kubernetes-version';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation } from './apply-mutation';
-import { Activation, CelRuntime, EvaluationScope } from './cel-runtime';
+import { Activation, BUDGET_EXCEEDED, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
-import { deepCopy } from './deep-copy';
+import { checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
 import { matchResourcesMatch, RequestAttributes } from './matching';
 import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
@@ -84,17 +83,20 @@ interface MutatingInvocation {
 export class PolicyTester {
   /** A tester for the manifests of a chart (synthesized, so the chart's checks run first). */
   public static fromChart(chart: Chart, options: PolicyTesterOptions = {}): PolicyTester {
-    return new PolicyTester(chart.toJson(), options);
+    return new PolicyTester(checkedManifests(chart.toJson(), 'PolicyTester.fromChart'), options);
   }
 
   /** A tester for manifests: parsed objects, or strings of (multi-document) YAML or JSON. */
   public static fromManifests(manifests: any[], options: PolicyTesterOptions = {}): PolicyTester {
-    return new PolicyTester((manifests ?? []).flatMap((m) => (typeof m === 'string' ? parseAllDocuments(m).map((d) => d.toJS()) : [m])), options);
+    if (!Array.isArray(manifests)) throw new Error(`PolicyTester.fromManifests: manifests must be an array, got ${typeof manifests}`);
+    const parsed = manifests.flatMap((m, i) => (typeof m === 'string' ? yamlDocuments(m, `PolicyTester.fromManifests: manifest ${i}`) : [m]));
+    return new PolicyTester(checkedManifests(parsed, 'PolicyTester.fromManifests'), options);
   }
 
   /** A tester for a multi-document YAML text. */
   public static fromYaml(yaml: string, options: PolicyTesterOptions = {}): PolicyTester {
-    return new PolicyTester(parseAllDocuments(yaml).map((d) => d.toJS()), options);
+    if (typeof yaml !== 'string') throw new Error(`PolicyTester.fromYaml: expected YAML text, got ${typeof yaml}`);
+    return new PolicyTester(checkedManifests(yamlDocuments(yaml, 'PolicyTester.fromYaml'), 'PolicyTester.fromYaml'), options);
   }
 
   private readonly manifests: readonly any[];
@@ -102,21 +104,16 @@ export class PolicyTester {
   private readonly byKind = new Map<string, any[]>();
   private readonly decide: ReturnType<typeof decideWith>;
 
+  /** `manifests` are checked copies: changing the caller's objects between reviews must not leave stale converted values. */
   private constructor(manifests: readonly any[], options: PolicyTesterOptions) {
-    // A copy: changing the caller's objects between reviews must not leave stale converted values.
-    this.manifests = deepCopy((manifests ?? []).filter((m) => m && typeof m === 'object'));
+    this.manifests = manifests;
     this.decide = decideWith(options.permissions ?? []);
     this.runtime = new CelRuntime((options.kubernetesVersion ?? KubernetesVersion.LATEST).minor);
   }
 
   /** What admission control decides for `request`. */
   public review(input: AdmissionRequest): AdmissionResult {
-    const request: AdmissionRequest = {
-      ...input,
-      object: deepCopy(input.object),
-      oldObject: deepCopy(input.oldObject),
-      namespaceObject: deepCopy(input.namespaceObject),
-    };
+    const request = checkedRequest(input);
     const mutated = this.mutate(request, request.object);
     // A denial by a mutating policy ends admission: validating policies do not run.
     if (mutated.denials.length > 0) return { allowed: false, denials: mutated.denials, warnings: [], auditAnnotations: {} };
@@ -150,6 +147,12 @@ export class PolicyTester {
     // For a Namespace itself, the apiserver's request namespace is the Namespace's name.
     const namespace = request.namespace ?? (isNamespace(object) ? object?.metadata?.name : object?.metadata?.namespace) ?? '';
     const namespaced = known ? known.namespaced : namespace !== '';
+    const givenNamespace = request.namespaceObject?.metadata?.name;
+    if (givenNamespace !== undefined && givenNamespace !== namespace) {
+      throw new Error(namespaced
+        ? `review: namespaceObject is Namespace '${givenNamespace}', but the request is in namespace '${namespace}'`
+        : `review: a ${resource.resource} request is cluster-scoped: it has no namespaceObject (give the Namespace among the manifests if a policy reads it)`);
+    }
     return {
       operation: request.operation,
       group: resource.group,
@@ -311,7 +314,9 @@ export class PolicyTester {
         const name = `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}'`;
         const fail = (validationMessage: string, reason: string, expressionIndex?: number) => {
           if (actions.includes('Deny')) denials.push(denial(name, policyName, bindingName, validationMessage, reason, expressionIndex));
-          if (actions.includes('Warn')) warnings.push(`Validation failed for ${name}: ${validationMessage}`);
+          // The apiserver's warning recorder drops a text it already has (several params, the same failure).
+          const warning = `Validation failed for ${name}: ${validationMessage}`;
+          if (actions.includes('Warn') && !warnings.includes(warning)) warnings.push(warning);
           if (actions.includes('Audit')) {
             auditFailures.push({
               message: validationMessage,
@@ -340,15 +345,28 @@ export class PolicyTester {
           const activation = hasParams ? { ...base, params: param ?? null } : base;
           const scope = this.runtime.scope(spec.variables ?? [], hasParams, activation);
           if (!this.conditionsHold(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m, 'Invalid'))) continue;
-          (spec.validations ?? []).forEach((v, i) => {
+          // Failures are reported once every validation ran: running out of the binding's budget
+          // makes the whole evaluation one error, and the failures before it are not reported.
+          const failures: Array<() => void> = [];
+          let outOfBudget = false;
+          for (const [i, v] of (spec.validations ?? []).entries()) {
             const result = scope.evaluate(v.expression, ExpressionField.VALIDATION);
-            if ('error' in result) {
-              if (failsClosed) fail(errorMessage(v.expression, result), 'Invalid', i);
-              return;
+            if ('error' in result && result.error === BUDGET_EXCEEDED) {
+              outOfBudget = true;
+              break;
             }
-            if (result.value === true) return;
-            fail(this.messageFor(v, scope), v.reason ?? 'Invalid', i);
-          });
+            if ('error' in result) {
+              if (failsClosed) failures.push(() => fail(errorMessage(v.expression, result), 'Invalid', i));
+            } else if (result.value !== true) {
+              const message = this.messageFor(v, scope);
+              failures.push(() => fail(message, v.reason ?? 'Invalid', i));
+            }
+          }
+          if (outOfBudget) {
+            if (failsClosed) fail(BUDGET_EXCEEDED, 'Invalid');
+          } else {
+            failures.forEach((report) => report());
+          }
           for (const annotation of spec.auditAnnotations ?? []) {
             const result = scope.evaluate(annotation.valueExpression, ExpressionField.AUDIT_ANNOTATION_VALUE);
             if ('error' in result) {

@@ -156,7 +156,8 @@ describe('matching', () => {
     expect(denied(t, create({ ...deployment(9), apiVersion: 'apps/v1beta2' }))).toBe(true); // Equivalent: other versions match
     const exact = tester({ matchConstraints: { matchPolicy: 'Exact', resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'] }] } });
     expect(denied(exact, create({ ...deployment(9), apiVersion: 'apps/v1beta2' }))).toBe(false);
-    expect(denied(exact, { operation: Operation.DELETE, oldObject: deployment(9), object: deployment(9) })).toBe(true);
+    // A DELETE has no object: the validation fails on null, and failurePolicy Fail denies.
+    expect(denied(exact, { operation: Operation.DELETE, oldObject: deployment(9) })).toBe(true);
   });
 
   test('subresources: a bare resource does not match its subresources; r/* matches r and all of them', () => {
@@ -193,7 +194,7 @@ describe('matching', () => {
     const withNs = tester({ matchConstraints: { namespaceSelector: selector, resourceRules: rules } }, {}, [namespace]);
     expect(denied(withNs, create(deployment(9)))).toBe(true);
     expect(denied(withNs, create(deployment(9, { namespace: 'other' })))).toBe(false);
-    expect(denied(withNs, create(deployment(9, { namespace: 'other' }), { namespaceObject: { metadata: { name: 'other', labels: { env: 'prod' } } } }))).toBe(true);
+    expect(denied(withNs, create(deployment(9, { namespace: 'other' }), { namespaceObject: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other', labels: { env: 'prod' } } } }))).toBe(true);
   });
 
   test('cluster-scoped objects are not filtered by namespaceSelector, except Namespaces by their own labels', () => {
@@ -375,6 +376,29 @@ describe('mutating policies', () => {
     expect(patched.spec.containers).toEqual([{ name: 'app', image: 'app:1' }, { name: 'proxy', image: 'proxy:1' }]);
   });
 
+  test('an apply configuration may set any key, `__proto__` and `constructor` included, as data', () => {
+    const t = PolicyTester.fromManifests([map({
+      mutations: [{
+        patchType: 'ApplyConfiguration',
+        applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"__proto__": "p", "constructor": "c", "toString": "t", "prototype": "x"}}}' },
+      }],
+    }), mapb()]);
+    const labels = t.review(create(pod)).patchedObject.metadata.labels;
+    expect(Object.keys(labels).sort()).toEqual(['__proto__', 'app', 'constructor', 'prototype', 'toString']);
+    expect(Object.getPrototypeOf(labels)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(labels, '__proto__')?.value).toBe('p');
+    expect(JSON.parse(JSON.stringify(labels))).toEqual(JSON.parse('{"app":"web","__proto__":"p","constructor":"c","toString":"t","prototype":"x"}'));
+  });
+
+  test('a request object with a `__proto__` key keeps it through review and mutation', () => {
+    const t = PolicyTester.fromManifests([map({
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"__proto__": "new"}}}' } }],
+    }), mapb()]);
+    const object = JSON.parse('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"team-a","labels":{"__proto__":"old"}},"spec":{}}');
+    const labels = t.review(create(object)).patchedObject.metadata.labels;
+    expect(Object.getOwnPropertyDescriptor(labels, '__proto__')?.value).toBe('new');
+  });
+
   test('validating policies see the mutated object', () => {
     const t = PolicyTester.fromManifests([
       map({ mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "replace", path: "/spec/containers/0/image", value: "app:2"}]' } }] }),
@@ -445,6 +469,26 @@ describe('runtime cost limits', () => {
     expect(t.review(create(deployment(1))).denials[0].validationMessage).toMatch(/resulted in error: operation cancelled: actual cost limit exceeded$/);
   });
 
+  test('an authorization check costs 350,000: two fit in one expression, three do not', () => {
+    const check = 'authorizer.group("apps").resource("deployments").namespace(request.namespace).check("scale").allowed()';
+    const review = (n: number) => PolicyTester.fromManifests([vap('p', {
+      validations: [{ expression: Array.from({ length: n }, () => `!${check}`).join(' && ') }],
+    }), vapb('b', 'p')]).review(create(deployment(1)));
+    expect(review(2).allowed).toBe(true);
+    expect(review(3).denials[0].validationMessage).toMatch(/resulted in error: operation cancelled: actual cost limit exceeded$/);
+  });
+
+  test('running out of the binding\'s budget is one decision, without the failures before it', () => {
+    // Each validation costs about 900,000: the twelfth finds less than that left of 10,000,000.
+    const heavy = { expression: 'lists.range(150000).all(i, i >= 0)' };
+    const t = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'false', message: 'first' }, ...Array.from({ length: 12 }, () => heavy)] }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(1))).denials.map((d) => [d.validationMessage, d.code])).toEqual([
+      ['validation failed due to running out of cost budget, no further validation rules will be run', 422],
+    ]);
+    const fewer = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'false', message: 'first' }, ...Array.from({ length: 10 }, () => heavy)] }), vapb('b', 'p')]);
+    expect(fewer.review(create(deployment(1))).denials.map((d) => d.validationMessage)).toEqual(['first']);
+  });
+
   test('cheap expressions are unaffected', () => {
     const t = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'lists.range(100).all(i, i >= 0)' }] }), vapb('b', 'p')]);
     expect(t.review(create(deployment(1))).allowed).toBe(true);
@@ -452,6 +496,31 @@ describe('runtime cost limits', () => {
 });
 
 describe('apiserver behaviour found in review', () => {
+  test('the same warning from several params is reported once, as the apiserver\'s warning recorder does', () => {
+    const policy = vap('p', {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      validations: [{ expression: 'object.spec.replicas <= 1', message: 'one replica' }],
+    });
+    const param = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'params', labels: { policy: 'p' } } });
+    const t = PolicyTester.fromManifests([policy, param('a'), param('b'),
+      vapb('b', 'p', { validationActions: ['Warn'], paramRef: { selector: { matchLabels: { policy: 'p' } }, namespace: 'params', parameterNotFoundAction: 'Deny' } })]);
+    expect(t.review(create(deployment(3))).warnings).toEqual(["Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': one replica"]);
+  });
+
+  test('when both operands of || fail, the left operand\'s error is reported (cel-go\'s first error)', () => {
+    const t = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'object.spec.missing == 1 || object.metadata.labels.owner == "x"' }] }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(1))).denials[0].validationMessage).toMatch(/resulted in error: no such key: missing$/);
+    const and = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'object.spec.missing == 1 && object.metadata.labels.owner == "x"' }] }), vapb('b', 'p')]);
+    expect(and.review(create(deployment(1))).denials[0].validationMessage).toMatch(/resulted in error: no such key: missing$/);
+    const decided = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'object.spec.missing == 1 || true' }] }), vapb('b', 'p')]);
+    expect(decided.review(create(deployment(1))).allowed).toBe(true);
+  });
+
+  test('a string that is not a number fails int() with cel-go\'s conversion error', () => {
+    const t = PolicyTester.fromManifests([vap('p', { validations: [{ expression: 'int(object.metadata.name) > 0' }] }), vapb('b', 'p')]);
+    expect(t.review(create(deployment(1))).denials[0].validationMessage).toMatch(/resulted in error: type conversion error from 'string' to 'int'$/);
+  });
+
   test('a variable keeps its type: a bool variable is a validation', () => {
     const t = PolicyTester.fromManifests([vap('p', {
       variables: [{ name: 'small', expression: 'object.spec.replicas <= 5' }],

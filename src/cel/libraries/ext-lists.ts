@@ -6,6 +6,9 @@ import { asList, celCompare, celEquals, celError } from './values';
  * cel-go's lists extension at version 3 (ext.Lists): `slice`, `flatten`, `distinct`, `reverse`,
  * `sort`, `sortBy` (a macro) and `lists.range(n)`.
  */
+/** The largest `lists.range(n)` whose cost (n + 11) fits in the apiserver's per-expression limit of 1,000,000. */
+const RANGE_LIMIT = BigInt(1_000_000 - 11);
+
 function flatten(list: unknown[], depth: number): unknown[] {
   if (depth < 0) throw celError('level must be non-negative');
   const out: unknown[] = [];
@@ -78,6 +81,9 @@ export const EXT_LISTS: CelLibrary = {
     env.registerFunction('list.sortBy(ast, ast): list<dyn>', sortByExpander);
     const ns = registerNamespace(env, 'lists');
     env.registerFunction(`${ns}.range(int): list<int>`, (_: unknown, n: bigint) => {
+      // cel-go charges n + 11 for the list it allocates: beyond the per-expression limit
+      // (PerCallLimit), the evaluation is cancelled, here before allocating it.
+      if (n > RANGE_LIMIT) throw celError('operation cancelled: actual cost limit exceeded');
       const out: bigint[] = [];
       for (let i = 0n; i < n; i++) out.push(i);
       return out;

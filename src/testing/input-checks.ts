@@ -1,0 +1,157 @@
+// What PolicyTester accepts as input: requests the apiserver could receive, and manifests that are
+// objects. Anything else is an error naming what is wrong, never input that is quietly ignored.
+import { parseAllDocuments } from 'yaml';
+import { AdmissionRequest } from './admission-request';
+import { Operation } from '../enums';
+
+/**
+ * The deepest nesting PolicyTester takes. The apiserver decodes up to 10,000 levels (Go's
+ * encoding/json), but the tester's conversions are recursive JavaScript, which a jest worker's
+ * stack does not hold that deep; no Kubernetes object comes near either limit.
+ */
+export const MAX_JSON_DEPTH = 1_000;
+
+const OPERATIONS: ReadonlySet<string> = new Set([Operation.CREATE, Operation.UPDATE, Operation.DELETE, Operation.CONNECT]);
+
+/** A JSON copy of `value`, or an error naming `where`, the path in it, and what there is not JSON. */
+export function copyJson(value: unknown, where: string): unknown {
+  if (value === undefined) return undefined;
+  const keys: Array<string | number> = [];
+  const ancestors = new Set<object>();
+  const at = () => where + keys.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('');
+  const copy = (v: unknown): unknown => {
+    switch (typeof v) {
+      case 'string':
+      case 'boolean':
+        return v;
+      case 'number':
+        if (!Number.isFinite(v)) throw new Error(`${at()}: ${v} is not a JSON number`);
+        return v;
+      case 'object':
+        break;
+      default:
+        throw new Error(`${at()}: a ${typeof v} is not JSON data`);
+    }
+    if (v === null) return null;
+    if (keys.length >= MAX_JSON_DEPTH) throw new Error(`${where}: nested deeper than ${MAX_JSON_DEPTH} levels, the most PolicyTester takes`);
+    if (ancestors.has(v)) throw new Error(`${at()}: a cycle (the object contains itself), which JSON cannot hold`);
+    const prototype = Object.getPrototypeOf(v);
+    if (!Array.isArray(v) && prototype !== Object.prototype && prototype !== null) {
+      throw new Error(`${at()}: a ${prototype?.constructor?.name ?? 'non-plain object'} is not JSON data (give plain objects, arrays, strings, numbers, booleans and null)`);
+    }
+    ancestors.add(v);
+    let out: unknown;
+    if (Array.isArray(v)) {
+      const list = new Array(v.length);
+      for (let i = 0; i < v.length; i++) {
+        keys.push(i);
+        list[i] = v[i] === undefined ? null : copy(v[i]);
+        keys.pop();
+      }
+      out = list;
+    } else {
+      const object: { [key: string]: unknown } = {};
+      for (const key of Object.keys(v)) {
+        const item = (v as { [key: string]: unknown })[key];
+        // As JSON.stringify does: an undefined property is absent. Any key is data (`__proto__` too).
+        if (item === undefined) continue;
+        keys.push(key);
+        Object.defineProperty(object, key, { value: copy(item), enumerable: true, writable: true, configurable: true });
+        keys.pop();
+      }
+      out = object;
+    }
+    ancestors.delete(v);
+    return out;
+  };
+  return copy(value);
+}
+
+function isObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value} (${JSON.stringify(value)?.slice(0, 40)})`;
+}
+
+const DNS_LABELISH = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+/** The request's problems as the apiserver could never receive it; the request with its objects copied. */
+export function checkedRequest(input: AdmissionRequest): AdmissionRequest {
+  if (!isObject(input)) throw new Error(`review: the request must be an object with an operation, got ${describe(input)}`);
+  const operation = input.operation as string;
+  if (operation === Operation.ALL) throw new Error('review: a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
+  if (!OPERATIONS.has(operation)) {
+    const hint = typeof operation === 'string' && OPERATIONS.has(operation.toUpperCase()) ? ` (operations are upper case: Operation.${operation.toUpperCase()})` : '';
+    throw new Error(`review: unknown operation ${JSON.stringify(operation)}${hint}: a request's operation is CREATE, UPDATE, DELETE or CONNECT`);
+  }
+  for (const key of ['object', 'oldObject', 'namespaceObject'] as const) {
+    const value = input[key];
+    if (value !== undefined && value !== null && !isObject(value)) throw new Error(`review: ${key} must be a JSON object, got ${describe(value)}`);
+  }
+  const present = (v: unknown) => v !== undefined && v !== null;
+  if ((operation === Operation.CREATE || operation === Operation.UPDATE) && !present(input.object)) {
+    throw new Error(`review: a ${operation} request has an object: give \`object\``);
+  }
+  if (operation === Operation.UPDATE && !present(input.oldObject)) throw new Error('review: an UPDATE request has the existing object: give `oldObject`');
+  if (operation === Operation.DELETE && present(input.object)) {
+    throw new Error('review: a DELETE request has no object (the apiserver sends the object being deleted as oldObject): give it as `oldObject`');
+  }
+  if (operation === Operation.CREATE && present(input.oldObject)) throw new Error('review: a CREATE request has no oldObject (nothing exists yet)');
+  checkResource(input);
+  const namespaceObject = input.namespaceObject;
+  if (present(namespaceObject)) checkNamespaceObject(namespaceObject);
+  return {
+    ...input,
+    object: copyJson(input.object, 'review: object'),
+    oldObject: copyJson(input.oldObject, 'review: oldObject'),
+    namespaceObject: copyJson(namespaceObject, 'review: namespaceObject'),
+  };
+}
+
+function checkResource(input: AdmissionRequest): void {
+  const resource = input.resource as unknown;
+  if (resource === undefined) return;
+  if (!isObject(resource)) throw new Error(`review: resource must be { group, version, resource }, got ${describe(resource)}`);
+  const { group, version, resource: name } = resource;
+  if (typeof group !== 'string' || (group !== '' && !DNS_LABELISH.test(group))) {
+    throw new Error(`review: resource.group must be an API group ('' for the core group, 'apps', ...), got ${describe(group)}`);
+  }
+  if (typeof version !== 'string' || !/^[a-z0-9]+$/.test(version)) throw new Error(`review: resource.version must be an API version such as 'v1', got ${describe(version)}`);
+  if (typeof name !== 'string' || !DNS_LABELISH.test(name) || name.includes('/')) {
+    const hint = typeof name === 'string' && /[A-Z]/.test(name) ? ` ('${name}' looks like a kind: resources are lower-case plurals, such as 'deployments')` : '';
+    throw new Error(`review: resource.resource must be a lower-case plural resource name${hint}, got ${describe(name)}`);
+  }
+}
+
+function checkNamespaceObject(namespace: unknown): void {
+  const ns = namespace as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
+  if (ns.kind !== 'Namespace' || ns.apiVersion !== 'v1') {
+    throw new Error(`review: namespaceObject must be a v1 Namespace, got apiVersion ${JSON.stringify(ns.apiVersion)} and kind ${JSON.stringify(ns.kind)}`);
+  }
+  if (typeof ns.metadata?.name !== 'string' || ns.metadata.name === '') throw new Error('review: namespaceObject has no metadata.name');
+}
+
+/** Manifests as given to `fromManifests`: every entry an object (or a YAML/JSON text, parsed by the caller). */
+export function checkedManifests(manifests: readonly unknown[], source: string): unknown[] {
+  if (!Array.isArray(manifests)) throw new Error(`${source}: manifests must be an array, got ${describe(manifests)}`);
+  return manifests.map((m, i) => {
+    if (!isObject(m)) throw new Error(`${source}: manifest ${i} is ${describe(m)}, not a Kubernetes object`);
+    return copyJson(m, `${source}: manifest ${i} (${String(m.kind ?? 'no kind')} ${String((m.metadata as any)?.name ?? '')})`.trim());
+  });
+}
+
+/** The documents of a YAML (or JSON) text; empty documents are skipped, and a text that does not parse is an error. */
+export function yamlDocuments(text: string, source: string): unknown[] {
+  const documents = parseAllDocuments(text);
+  const list = Array.isArray(documents) ? documents : [];
+  return list.flatMap((d, i) => {
+    const error = d.errors[0];
+    if (error) throw new Error(`${source}: document ${i} is not valid YAML: ${error.message.split('\n')[0]}`);
+    const value = d.toJS();
+    return value === null || value === undefined ? [] : [value];
+  });
+}

@@ -1,0 +1,100 @@
+// PolicyTester rejects what the apiserver could never receive, with an error that says what is
+// wrong: a test must never pass because its input was quietly ignored.
+import { Operation, PolicyTester } from '../../src';
+import { MAX_JSON_DEPTH } from '../../src/testing/input-checks';
+
+const G = 'admissionregistration.k8s.io/v1';
+const policy = {
+  apiVersion: G,
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name: 'p' },
+  spec: {
+    failurePolicy: 'Fail',
+    matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['configmaps'] }] },
+    validations: [{ expression: 'object == null || !has(object.data) || !("x" in object.data)' }],
+  },
+};
+const binding = { apiVersion: G, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'] } };
+const cm = (data: object = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'team-a' }, data });
+const tester = PolicyTester.fromManifests([policy, binding]);
+
+describe('requests the apiserver could never receive', () => {
+  test('an unknown operation, with a hint for lower case', () => {
+    expect(() => tester.review({ operation: 'create' as Operation, object: cm() })).toThrow(/unknown operation "create" \(operations are upper case: Operation.CREATE\)/);
+    expect(() => tester.review({ operation: 'PATCH' as Operation, object: cm() })).toThrow(/unknown operation "PATCH"/);
+    expect(() => tester.review({ operation: Operation.ALL, object: cm() })).toThrow(/not \*/);
+  });
+
+  test('objects each operation has and has not', () => {
+    expect(() => tester.review({ operation: Operation.CREATE })).toThrow(/a CREATE request has an object/);
+    expect(() => tester.review({ operation: Operation.UPDATE, object: cm() })).toThrow(/an UPDATE request has the existing object: give `oldObject`/);
+    expect(() => tester.review({ operation: Operation.DELETE, object: cm() })).toThrow(/a DELETE request has no object .* give it as `oldObject`/);
+    expect(() => tester.review({ operation: Operation.CREATE, object: cm(), oldObject: cm() })).toThrow(/a CREATE request has no oldObject/);
+    expect(tester.review({ operation: Operation.DELETE, oldObject: cm({ x: '1' }) }).allowed).toBe(true);
+  });
+
+  test('objects that are not JSON objects', () => {
+    expect(() => tester.review({ operation: Operation.CREATE, object: 'kind: ConfigMap' })).toThrow(/object must be a JSON object, got a string/);
+    expect(() => tester.review({ operation: Operation.CREATE, object: [cm()] })).toThrow(/object must be a JSON object, got an array/);
+    expect(() => tester.review({ operation: Operation.CREATE, object: { ...cm(), data: { when: new Date(0) } } })).toThrow(/object.data.when: a Date is not JSON data/);
+    expect(() => tester.review({ operation: Operation.CREATE, object: { ...cm(), data: { n: NaN } } })).toThrow(/object.data.n: NaN is not a JSON number/);
+    expect(() => tester.review({ operation: Operation.CREATE, object: { ...cm(), data: { f: () => 1 } } })).toThrow(/object.data.f: a function is not JSON data/);
+  });
+
+  test('cyclic and absurdly deep objects name the problem, not a stack overflow', () => {
+    const cyclic: any = cm();
+    cyclic.data.self = cyclic;
+    expect(() => tester.review({ operation: Operation.CREATE, object: cyclic })).toThrow(/object.data.self: a cycle/);
+    const nested = (depth: number) => {
+      let v: any = 'leaf';
+      for (let i = 0; i < depth; i++) v = { v };
+      return v;
+    };
+    expect(() => tester.review({ operation: Operation.CREATE, object: { ...cm(), spec: nested(MAX_JSON_DEPTH + 1) } }))
+      .toThrow(new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`));
+    // Shared (not cyclic) references are fine, and so is deep nesting within the limit.
+    const shared = { a: '1' };
+    expect(tester.review({ operation: Operation.CREATE, object: { ...cm(), spec: { one: shared, two: shared } } }).allowed).toBe(true);
+    expect(tester.review({ operation: Operation.CREATE, object: { ...cm({ x: '1' }), spec: nested(MAX_JSON_DEPTH - 5) } }).allowed).toBe(false);
+  });
+
+  test('a namespaceObject that is not the request\'s Namespace', () => {
+    const create = (namespaceObject: unknown) => () => tester.review({ operation: Operation.CREATE, object: cm(), namespaceObject });
+    expect(create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'team-a' } })).toThrow(/namespaceObject must be a v1 Namespace/);
+    expect(create({ apiVersion: 'v1', kind: 'Namespace', metadata: {} })).toThrow(/namespaceObject has no metadata.name/);
+    expect(create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-b' } })).toThrow(/Namespace 'team-b', but the request is in namespace 'team-a'/);
+    expect(create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } })().allowed).toBe(true);
+  });
+
+  test('a resource that is not a resource', () => {
+    const create = (resource: unknown) => () => tester.review({ operation: Operation.CREATE, object: cm(), resource: resource as any });
+    expect(create('configmaps')).toThrow(/resource must be \{ group, version, resource \}/);
+    expect(create({ group: '', version: 'v1', resource: 'ConfigMap' })).toThrow(/looks like a kind/);
+    expect(create({ group: '', version: '', resource: 'configmaps' })).toThrow(/resource.version must be an API version/);
+    expect(create({ group: 'Apps', version: 'v1', resource: 'configmaps' })).toThrow(/resource.group must be an API group/);
+    expect(create({ group: '', version: 'v1', resource: 'configmaps' })().allowed).toBe(true);
+  });
+
+  test('the caller\'s objects are not changed', () => {
+    const object = cm();
+    tester.review({ operation: Operation.CREATE, object });
+    expect(object).toEqual(cm());
+  });
+});
+
+describe('manifests', () => {
+  test('fromManifests rejects entries that are not objects', () => {
+    expect(() => PolicyTester.fromManifests([policy, 42])).toThrow(/manifest 1 is a number \(42\), not a Kubernetes object/);
+    expect(() => PolicyTester.fromManifests([policy, null])).toThrow(/manifest 1 is null/);
+    expect(() => PolicyTester.fromManifests([[policy, binding]])).toThrow(/manifest 0 is an array/);
+    expect(() => PolicyTester.fromManifests('kind: X' as any)).toThrow(/manifests must be an array/);
+  });
+
+  test('YAML that does not parse is an error; empty documents are skipped', () => {
+    expect(() => PolicyTester.fromYaml('kind: [unclosed')).toThrow(/fromYaml: document 0 is not valid YAML/);
+    expect(() => PolicyTester.fromManifests(['a: 1\n---\nb: [\n'])).toThrow(/manifest 0: document 1 is not valid YAML/);
+    expect(() => PolicyTester.fromYaml('- a\n- b\n')).toThrow(/manifest 0 is an array/);
+    const yaml = `---\n${JSON.stringify(policy)}\n---\n---\n${JSON.stringify(binding)}\n`;
+    expect(PolicyTester.fromYaml(yaml).review({ operation: Operation.CREATE, object: cm({ x: '1' }) }).allowed).toBe(false);
+  });
+});
