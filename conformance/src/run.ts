@@ -7,7 +7,7 @@
  * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
  * default 5000), --cel N (generated expressions, default 3000), --emulated-manifests N
  * (generated manifest cases for each emulated minor, default 300), --reviews N (generated review
- * scenarios; 0, the default, skips the suite), --report FILE (every outcome as JSON), --only SUITES (a comma-separated
+ * scenarios, default 1200; 0 skips the suite), --report FILE (every outcome as JSON), --only SUITES (a comma-separated
  * subset of manifests,cel,reviews,emulated,declarations, for work on one suite; stale entries are
  * then not checked).
  */
@@ -23,17 +23,15 @@ import { KnownDifferences } from './known-differences';
 import { corpusCases, generatedCases, recordedManifests } from './manifest-cases';
 import { runManifestSuite } from './manifest-suite';
 import { Oracle, ORACLE_BINARY } from './oracle';
+import { costScenarios } from './review-cost-scenarios';
 import { generatedScenarios } from './review-scenarios';
 import { runReviewSuite } from './review-suite';
 import { Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
 import { KubernetesVersion } from '../../src';
 
 export const DEFAULT_SEED = 20261202;
-/**
- * The review suite (issue 13) is not in the default run yet: at 1,200 scenarios it still finds 16
- * disagreements no entry explains. Run it with --reviews N.
- */
-const DEFAULT_REVIEWS = 0;
+/** Generated review scenarios: 1,200 (at least 1,000, as issue 13 asks) take about 3 minutes. */
+const DEFAULT_REVIEWS = 1200;
 export const RECORDED_DIR = path.join(__dirname, '..', '.out', 'recorded');
 
 interface Options {
@@ -126,7 +124,9 @@ async function main(): Promise<number> {
       results.push(await runManifestSuite(oracle, cases, version));
     }
     if (runs('cel')) results.push(await celSuite(oracle, version, options.cel, options.seed));
-    if (runs('reviews') && options.reviews > 0) results.push(await runReviewSuite(oracle, generatedScenarios(options.reviews, options.seed), version));
+    if (runs('reviews') && options.reviews > 0) {
+      results.push(await runReviewSuite(oracle, [...generatedScenarios(options.reviews, options.seed), ...costScenarios(options.reviews)], version));
+    }
   } finally {
     await oracle.stop();
   }
