@@ -323,20 +323,37 @@ async function runBatch(
         return e as Error;
       }
     };
-    const outcome = compare(s, review([...stored[i], ...s.policies]), answer, s.object);
-    // The apiserver runs mutating policies in the order of a Go map (stable between refreshes, not
-    // by name); the tester runs them by name. With two, the other order is the tester's too.
-    const mutatingNames = s.policies.filter((p) => p.kind === 'MutatingAdmissionPolicy').map((p) => p.metadata.name as string);
-    if (disagrees(outcome) && mutatingNames.length === 2) {
-      const [x, y] = mutatingNames;
-      const swap = (text: string) => text.split(x).map((part) => part.split(y).join(x)).join(y);
-      const swapped = JSON.parse(swap(JSON.stringify([...stored[i], ...s.policies])));
-      const other = review(swapped);
-      const otherOutcome = compare(s, other instanceof Error ? other : JSON.parse(swap(JSON.stringify(other))), answer, s.object);
-      outcomes.push(disagrees(otherOutcome) ? outcome : { ...otherOutcome, name: `${s.name} (the other order of its mutating policies)` });
-    } else {
+    const manifests = [...stored[i], ...s.policies];
+    const outcome = compare(s, review(manifests), answer, s.object);
+    if (!disagrees(outcome)) {
       outcomes.push(outcome);
+      continue;
     }
+    // Orders the apiserver leaves open, each tried when the tester's own disagrees: its mutating
+    // policies run in a Go map's order (stable between refreshes, not by name), and the params a
+    // selector finds come in its informer's order; the tester takes names and manifests in order.
+    const mutatingNames = s.policies.filter((p) => p.kind === 'MutatingAdmissionPolicy').map((p) => p.metadata.name as string);
+    const swap = (text: string) => {
+      const [x, y] = mutatingNames;
+      return text.split(x).map((part) => part.split(y).join(x)).join(y);
+    };
+    const orders: Array<{ what: string; manifests: unknown[]; back: (r: AdmissionResult) => AdmissionResult }> = [
+      { what: 'its params in the other order', manifests: [...[...stored[i]].reverse(), ...s.policies], back: (r) => r },
+    ];
+    if (mutatingNames.length === 2) {
+      const unswap = (r: AdmissionResult) => JSON.parse(swap(JSON.stringify(r)));
+      orders.push({ what: 'the other order of its mutating policies', manifests: JSON.parse(swap(JSON.stringify(manifests))), back: unswap });
+      orders.push({
+        what: 'the other order of its mutating policies and params',
+        manifests: JSON.parse(swap(JSON.stringify([...[...stored[i]].reverse(), ...s.policies]))),
+        back: unswap,
+      });
+    }
+    const agreeing = orders.map((o) => {
+      const other = review(o.manifests);
+      return { ...compare(s, other instanceof Error ? other : o.back(other), answer, s.object), name: `${s.name} (${o.what})` };
+    }).find((o) => !disagrees(o));
+    outcomes.push(agreeing ?? outcome);
   }
   // Later batches should not pay for this one's policies at every refresh.
   await mapConcurrently([...batch.flatMap((s) => s.policies), ...guard.policies], CONCURRENCY, (p) =>
