@@ -2,6 +2,7 @@
 // objects. Anything else is an error naming what is wrong, never input that is quietly ignored.
 import { parseAllDocuments } from 'yaml';
 import { AdmissionRequest } from './admission-request';
+import { setDataKey } from '../cel/data-keys';
 import { Operation } from '../enums';
 
 /**
@@ -56,7 +57,7 @@ export function copyJson(value: unknown, where: string): unknown {
         // As JSON.stringify does: an undefined property is absent. Any key is data (`__proto__` too).
         if (item === undefined) continue;
         keys.push(key);
-        Object.defineProperty(object, key, { value: copy(item), enumerable: true, writable: true, configurable: true });
+        setDataKey(object, key, copy(item));
         keys.pop();
       }
       out = object;
