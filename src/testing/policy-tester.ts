@@ -114,6 +114,9 @@ export class PolicyTester {
   /** What admission control decides for `request`. */
   public review(input: AdmissionRequest): AdmissionResult {
     const request = checkedRequest(input);
+    // The apiserver runs no API-defined policy on the policies and bindings themselves, so that no
+    // policy can lock itself in (policy/generic/plugin.go); webhook configurations are not exempt.
+    if (isAdmissionPolicyResource(this.attributes(request))) return { allowed: true, denials: [], warnings: [], auditAnnotations: {} };
     const mutated = this.mutate(request, request.object);
     // A denial by a mutating policy ends admission: validating policies do not run.
     if (mutated.denials.length > 0) return { allowed: false, denials: mutated.denials, warnings: [], auditAnnotations: {} };
@@ -450,6 +453,14 @@ function denyMutation(
 ): void {
   if (spec.failurePolicy === 'Ignore') return;
   denials.push(denial(`policy '${policyName}' with binding '${bindingName}'`, policyName, bindingName, message, reason, mutationIndex, MUTATING_CODE));
+}
+
+const POLICY_RESOURCES: ReadonlySet<string> = new Set([
+  'validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings',
+]);
+
+function isAdmissionPolicyResource(a: RequestAttributes): boolean {
+  return a.group === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(a.resource);
 }
 
 function isNamespace(object: unknown): boolean {

@@ -496,6 +496,17 @@ describe('runtime cost limits', () => {
 });
 
 describe('apiserver behaviour found in review', () => {
+  test('policies and bindings are exempt from policies; webhook configurations are not (as seen on the 1.37 apiserver)', () => {
+    const all = vap('p', {
+      matchConstraints: { resourceRules: [{ apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }] },
+      validations: [{ expression: 'false', message: 'no' }],
+    });
+    const t = PolicyTester.fromManifests([all, vapb('b', 'p')]);
+    expect(t.review(create(vap('other', {}))).allowed).toBe(true);
+    expect(t.review(create(vapb('other-b', 'p'))).allowed).toBe(true);
+    expect(t.review(create({ apiVersion: G, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'w' } })).allowed).toBe(false);
+  });
+
   test('the same warning from several params is reported once, as the apiserver\'s warning recorder does', () => {
     const policy = vap('p', {
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
