@@ -147,9 +147,9 @@ const conformance = project.addTask('conformance', {
 });
 conformance.exec('[ -x .bin/oracle ] && [ -z "$(find go.mod go.sum cmd -newer .bin/oracle)" ] || go build -trimpath -o .bin/oracle ./cmd/oracle', { cwd: 'conformance' });
 conformance.spawn(synthExample);
-// The corpus: every manifest the jest suite validates, recorded by conformance/src/record-manifests.ts.
+// The corpus: every manifest the jest suite validates and every review it makes, recorded by conformance/src/record-corpus.ts.
 conformance.exec('rm -rf conformance/.out/recorded');
-conformance.exec('jest --silent --coverage=false --setupFilesAfterEnv ./conformance/src/record-manifests.ts', {
+conformance.exec('jest --silent --coverage=false --setupFilesAfterEnv ./conformance/src/record-corpus.ts', {
   env: { CDK8S_ADMISSION_RECORD_DIR: 'conformance/.out/recorded' },
 });
 conformance.exec('ts-node --project conformance/tsconfig.json conformance/src/run.ts', { receiveArgs: true });

@@ -145,6 +145,9 @@ export const GRAMMAR: readonly string[] = [
   "authorizer.group('').resource('pods').fieldSelector('a=b').labelSelector('c=d').check('list').allowed()",
   "authorizer.serviceAccount('default', 'sa').path('/x').check('get').error()", 'math.abs(-1)', 'math.greatest(1, 2)', "base64.encode(b'a')",
   "'abc'.isEmpty()", "quantity('1').sign()", "sign(quantity('1'))", '[1].last()', '[1].first()', "int(duration('1s'))", '1 / 0', '1 % 0', "'a' < 'b'", "b'a' < b'b'", 'timestamp(0)', "duration('1s').getMilliseconds()",
+  // null is assignable to messages, opaque values, optionals, durations and timestamps (cel-go's legacy rule), not to the others.
+  'namespaceObject == null', 'null != request.userInfo', "duration('1m') == null", 'null == timestamp(0)', 'optional.none() != null',
+  "quantity('1') == null", "authorizer.group('apps') != null", "'a' == null", '[1] != null', "{'a': 1} == null", 'int == null',
 ];
 
 const repeat = (s: string, n: number) => Array(n).fill(s).join('');

@@ -1,6 +1,6 @@
 /**
  * The manifest cases: the corpus (the example app's manifests and every manifest the jest suite
- * validated, recorded by record-manifests.ts) and the generated ones (valid bases mutated one to
+ * validated, recorded by record-corpus.ts) and the generated ones (valid bases mutated one to
  * three fields at a time, drawn by fast-check from a seed).
  */
 import * as fs from 'fs';

@@ -25,6 +25,19 @@ export interface OracleResponse {
 export interface Impersonation {
   readonly username: string;
   readonly groups: readonly string[];
+  readonly uid?: string;
+  readonly extra?: { readonly [key: string]: readonly string[] };
+}
+
+/** The headers that make a request as `as` (the apiserver adds `system:authenticated` itself). */
+function impersonationHeaders(as: Impersonation | undefined): { [header: string]: string | string[] } {
+  if (!as) return {};
+  return {
+    'Impersonate-User': as.username,
+    ...(as.groups.length > 0 ? { 'Impersonate-Group': [...as.groups] } : {}),
+    ...(as.uid ? { 'Impersonate-Uid': as.uid } : {}),
+    ...Object.fromEntries(Object.entries(as.extra ?? {}).map(([k, v]) => [`Impersonate-Extra-${encodeURIComponent(k)}`, [...v]])),
+  };
 }
 
 interface ReadyInfo {
@@ -93,8 +106,7 @@ export class Oracle {
           Authorization: `Bearer ${this.info.token}`,
           Accept: 'application/json',
           ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
-          ...(as ? { 'Impersonate-User': as.username } : {}),
-          ...(as && as.groups.length > 0 ? { 'Impersonate-Group': [...as.groups] } : {}),
+          ...impersonationHeaders(as),
         },
       }, (res) => {
         const chunks: Buffer[] = [];

@@ -13,13 +13,25 @@
  * rule's boundary, made as different users.
  */
 import * as fc from 'fast-check';
+import type { Permission } from '../../src';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
 /** Who makes the request: the oracle's own user, or one impersonated. */
 export interface ScenarioUser {
   readonly username: string;
+  /** The groups impersonated (the apiserver adds `system:authenticated`). */
   readonly groups: readonly string[];
+  readonly uid?: string;
+  readonly extra?: { readonly [key: string]: readonly string[] };
+}
+
+/** A resource requests are made to. */
+export interface ScenarioResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly namespaced: boolean;
 }
 
 export interface ReviewScenario {
@@ -35,6 +47,23 @@ export interface ReviewScenario {
   readonly object: any;
   /** The user the request is made as; the oracle's own (in `system:masters`) when absent. */
   readonly user?: ScenarioUser;
+  /** The resource of the request: ConfigMaps when absent. */
+  readonly resource?: ScenarioResource;
+  /** What the tester's authorizer may allow beyond the suite's own grants: RBAC objects among `objects` grant the same. */
+  readonly permissions?: readonly Permission[];
+  /**
+   * The request is first sent once before the policies are installed, and what the apiserver
+   * made of its object there (defaults, built-in admission plugins) is what is then sent and reviewed:
+   * the tester reviews what it is given, the apiserver what it decoded and defaulted.
+   */
+  readonly prepare?: boolean;
+  /**
+   * Installed in a batch of its own, once the batch before is gone: a cluster-scoped request,
+   * which no namespaceSelector keeps from other scenarios' policies.
+   */
+  readonly solo?: boolean;
+  /** CustomResourceDefinitions the scenario's resources need, created before any batch. */
+  readonly definitions?: readonly any[];
 }
 
 const V1 = 'admissionregistration.k8s.io/v1';

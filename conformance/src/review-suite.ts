@@ -12,26 +12,22 @@
  */
 import { AuditLog } from './audit-log';
 import { Impersonation, mapConcurrently, Oracle, OracleResponse } from './oracle';
-import { ReviewScenario, SCOPE_LABEL } from './review-scenarios';
+import { ReviewScenario, ScenarioResource, SCOPE_LABEL } from './review-scenarios';
 import { CaseOutcome, percent, SuiteResult } from './suite';
 import { AdmissionResult, KubernetesVersion, Operation, Permission, PolicyTester } from '../../src';
+import { builtInResource, groupVersionKind } from '../../src/testing/resource-table';
 
 const ORACLE_USER = { username: 'conformance', uid: 'conformance-uid', groups: ['system:masters', 'system:authenticated'] };
+/** Where the tester's mutated objects are defaulted by the apiserver for comparison: no policy matches it. */
+const NEUTRAL_NAMESPACE = 'rv-neutral';
 const BATCH_SIZE = 250;
 const CONCURRENCY = 12;
 
-/** What the tester may assume of RBAC: the oracle's user may do anything; others only what `setUpRbac` grants. */
+/** What the tester may assume of RBAC: the oracle's user may do anything; others what `setUpRbac` grants, and a scenario's own grants. */
 const PERMISSIONS: Permission[] = [
   { users: [ORACLE_USER.username], verbs: ['*'], apiGroups: ['*'], resources: ['*'], nonResourceUrls: ['*'] },
-  { users: ['alice', 'bob'], verbs: ['*'], apiGroups: [''], resources: ['configmaps'] },
+  { verbs: ['*'], apiGroups: [''], resources: ['configmaps'] },
 ];
-
-const PLURAL: Record<string, string> = {
-  ValidatingAdmissionPolicy: 'validatingadmissionpolicies',
-  ValidatingAdmissionPolicyBinding: 'validatingadmissionpolicybindings',
-  MutatingAdmissionPolicy: 'mutatingadmissionpolicies',
-  MutatingAdmissionPolicyBinding: 'mutatingadmissionpolicybindings',
-};
 
 /** The apiserver's answer to a scenario's request, as compared. */
 interface Answer {
@@ -69,15 +65,23 @@ async function setUpRbac(oracle: Oracle): Promise<void> {
   });
 }
 
-function objectUrl(o: any, dryRun = false): string {
-  const base = `/api/v1/namespaces/${o.metadata.namespace}/configmaps`;
-  return `${base}/${o.metadata.name}${dryRun ? '?dryRun=All' : ''}`;
+/** The resource of an object: built-in, or the scenario's own (a custom resource). */
+function resourceOf(o: any, s?: ReviewScenario): ScenarioResource {
+  const gvk = groupVersionKind(o);
+  const known = gvk && builtInResource(gvk);
+  if (gvk && known) return { group: gvk.group, version: gvk.version, resource: known.resource, namespaced: known.namespaced };
+  if (s?.resource) return s.resource;
+  throw new Error(`no resource known for ${o?.apiVersion} ${o?.kind}`);
 }
 
-function collectionUrl(o: any, dryRun = false): string {
-  if (o.kind === 'Namespace') return '/api/v1/namespaces';
-  if (o.kind === 'ConfigMap') return `/api/v1/namespaces/${o.metadata.namespace}/configmaps${dryRun ? '?dryRun=All' : ''}`;
-  return `/apis/admissionregistration.k8s.io/v1/${PLURAL[o.kind]}`;
+function collectionUrl(o: any, s?: ReviewScenario, dryRun = false): string {
+  const r = resourceOf(o, s);
+  const prefix = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+  return `${prefix}${r.namespaced ? `/namespaces/${o.metadata.namespace}` : ''}/${r.resource}${dryRun ? '?dryRun=All' : ''}`;
+}
+
+function objectUrl(o: any, s?: ReviewScenario, dryRun = false): string {
+  return `${collectionUrl(o, s)}/${o.metadata.name}${dryRun ? '?dryRun=All' : ''}`;
 }
 
 /** The sentinel policies of batch `n`: a validating policy that denies `probe-v`, a mutating one that labels `probe-m`. */
@@ -139,34 +143,44 @@ async function waitForSentinel(oracle: Oracle, namespace: string): Promise<void>
 }
 
 function impersonation(s: ReviewScenario): Impersonation | undefined {
-  return s.user ? { username: s.user.username, groups: s.user.groups } : undefined;
+  return s.user;
 }
 
+/** The user the apiserver's impersonation makes: `system:authenticated` is added unless a group says otherwise. */
 function testerUser(s: ReviewScenario) {
-  return s.user ? { username: s.user.username, uid: '', groups: [...s.user.groups, 'system:authenticated'] } : ORACLE_USER;
+  if (!s.user) return ORACLE_USER;
+  const groups = [...s.user.groups];
+  if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
+  return {
+    username: s.user.username,
+    uid: s.user.uid ?? '',
+    groups,
+    ...(s.user.extra ? { extra: Object.fromEntries(Object.entries(s.user.extra).map(([k, v]) => [k, [...v]])) } : {}),
+  };
 }
 
-const ANNOTATION_PREFIXES = ['rv', 'validation.policy.admission.k8s.io/'];
+const ANNOTATION_PREFIXES = ['rv', 'rc', 'validation.policy.admission.k8s.io/'];
 
 /** The admission-policy annotations only (the audit log also has authorization's). */
 function policyAnnotations(all: { [key: string]: string } | undefined): { [key: string]: string } {
   return Object.fromEntries(Object.entries(all ?? {}).filter(([k]) => ANNOTATION_PREFIXES.some((p) => k.startsWith(p))));
 }
 
-async function send(oracle: Oracle, s: ReviewScenario): Promise<OracleResponse> {
-  const as = impersonation(s);
+async function send(oracle: Oracle, s: ReviewScenario, object: any, as = impersonation(s)): Promise<OracleResponse> {
   switch (s.operation) {
-    case 'CREATE': return oracle.request('POST', collectionUrl(s.object, true), s.object, as);
-    case 'UPDATE': return oracle.request('PUT', objectUrl(s.object, true), s.object, as);
-    case 'DELETE': return oracle.request('DELETE', objectUrl(s.object, true), undefined, as);
+    case 'CREATE': return oracle.request('POST', collectionUrl(object, s, true), object, as);
+    case 'UPDATE': return oracle.request('PUT', objectUrl(object, s, true), object, as);
+    case 'DELETE': return oracle.request('DELETE', objectUrl(object, s, true), undefined, as);
   }
 }
 
-function answerOf(res: OracleResponse, audit: { [key: string]: string } | undefined): Answer {
+/** The answer to a request; `kind` is that of the object to compare (none for DELETE, which nothing mutates). */
+function answerOf(res: OracleResponse, audit: { [key: string]: string } | undefined, kind: string | undefined): Answer {
   const warnings = res.warnings.filter((w) => w.startsWith('Validation failed for ValidatingAdmissionPolicy'));
   const annotations = policyAnnotations(audit);
   if (res.status < 300) {
-    return { allowed: true, code: res.status, messages: [], warnings, auditAnnotations: annotations, object: res.body?.kind === 'ConfigMap' ? res.body : undefined };
+    const object = kind !== undefined && res.body?.kind === kind ? res.body : undefined;
+    return { allowed: true, code: res.status, messages: [], warnings, auditAnnotations: annotations, object };
   }
   const body = res.body ?? {};
   const causes: string[] = (body.details?.causes ?? []).map((c: any) => c.message).filter((m: unknown) => typeof m === 'string');
@@ -176,11 +190,15 @@ function answerOf(res: OracleResponse, audit: { [key: string]: string } | undefi
   return { allowed: false, code: res.status, reason: body.reason, messages, warnings, auditAnnotations: annotations };
 }
 
-/** The fields of a ConfigMap that admission may change (the server's own metadata left out). */
-function storedShape(o: any): unknown {
+/**
+ * The fields of an object that admission may change: the server's own metadata left out, and
+ * the status when `withoutStatus` (the strategies of prepared kinds reset it after admission).
+ */
+function storedShape(o: any, withoutStatus = false): unknown {
   if (!o || typeof o !== 'object') return o;
   const { uid, resourceVersion, creationTimestamp, managedFields, generation, ...metadata } = o.metadata ?? {};
-  return { ...o, metadata };
+  const { status, ...rest } = o;
+  return { ...(withoutStatus ? rest : o), metadata };
 }
 
 /** JSON with the keys of every object sorted (the apiserver returns maps in key order). */
@@ -238,7 +256,8 @@ interface ReviewOutcome extends CaseOutcome {
   readonly mutating: boolean;
 }
 
-function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Answer, expectedObject: unknown): ReviewOutcome {
+/** Compares the tester's answer with the apiserver's; `defaulted` is the tester's mutated object as the apiserver defaults it. */
+function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Answer, expectedObject: unknown, defaulted?: unknown): ReviewOutcome {
   const mutating = s.policies.some((p) => p.kind === 'MutatingAdmissionPolicy');
   const base = { name: s.name, apiserverAccepted: answer.allowed, apiserver: describeAnswer(answer), mutating };
   if (tester instanceof Error) {
@@ -268,7 +287,7 @@ function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Ans
     return { ...outcome, messageAgrees, codeAgrees, warningsAgree, auditAgrees };
   }
   const mutationAgrees = answer.object === undefined
-    || canonical(storedShape(tester.patchedObject ?? expectedObject)) === canonical(storedShape(answer.object));
+    || canonical(storedShape(defaulted ?? tester.patchedObject ?? expectedObject, s.prepare)) === canonical(storedShape(answer.object, s.prepare));
   return { ...outcome, warningsAgree, auditAgrees, mutationAgrees };
 }
 
@@ -276,18 +295,104 @@ function disagrees(o: ReviewOutcome): boolean {
   return !o.verdictAgrees || [o.codeAgrees, o.messageAgrees, o.warningsAgree, o.auditAgrees, o.mutationAgrees].includes(false);
 }
 
+/** A scenario that was not sent: the recorded review is no request the apiserver can receive, or it refused the object before admission. */
+export interface UnrealizedScenario {
+  readonly name: string;
+  readonly reason: string;
+}
+
+/** An object as a request sends it: without the metadata the server sets, and with the status only if the scenario's had one. */
+function asSent(o: any, original: any): any {
+  const { uid, resourceVersion, creationTimestamp, generation, managedFields, ...metadata } = o.metadata ?? {};
+  const { status, ...rest } = o;
+  return { ...rest, metadata, ...(original?.status !== undefined ? { status: original.status } : {}) };
+}
+
+/** What a prepared scenario sends: its object as the apiserver decodes, defaults and admits it with no policy, or why it refused it. */
+async function prepare(oracle: Oracle, s: ReviewScenario): Promise<{ object: any } | { refused: string }> {
+  if (!s.prepare || s.operation === 'DELETE') return { object: s.object };
+  const res = await send(oracle, s, s.object, undefined);
+  if (res.status >= 300) return { refused: `the apiserver refused the object before admission (${res.status}): ${res.body?.message ?? JSON.stringify(res.body).slice(0, 300)}` };
+  return { object: asSent(res.body, s.object) };
+}
+
+/**
+ * A mutated object as the apiserver would store it (defaulted), for comparison with its answer:
+ * created, dry run, in a Namespace no policy matches. Cluster-scoped objects are compared as they are.
+ */
+async function normalized(oracle: Oracle, s: ReviewScenario, object: any): Promise<unknown> {
+  if (!s.prepare || !resourceOf(object, s).namespaced) return undefined;
+  const copy = asSent(object, object);
+  copy.metadata.namespace = NEUTRAL_NAMESPACE;
+  const res = await oracle.request('POST', collectionUrl(copy, s, true), copy);
+  if (res.status >= 300) return undefined;
+  return { ...res.body, metadata: { ...res.body.metadata, namespace: object.metadata.namespace } };
+}
+
+/** SubjectAccessReview attributes that a permission grants, made concrete. */
+function accessOf(p: Permission, s: ReviewScenario): object {
+  const concrete = (values: readonly string[] | undefined, fallback: string) => (!values || values[0] === '*' ? fallback : values[0]);
+  const user = testerUser(s);
+  const who = { user: concrete(p.users, user.username), ...(p.users ? {} : { groups: user.groups }) };
+  if (!p.resources) return { ...who, nonResourceAttributes: { verb: concrete(p.verbs, 'get'), path: concrete(p.nonResourceUrls, '/').replace(/\*$/, '') } };
+  const [resource, subresource] = concrete(p.resources, 'pods').split('/');
+  return {
+    ...who,
+    resourceAttributes: {
+      verb: concrete(p.verbs, 'get'),
+      group: concrete(p.apiGroups, ''),
+      resource,
+      ...(subresource ? { subresource } : {}),
+      ...(p.namespaces ? { namespace: p.namespaces[0] } : {}),
+      ...(p.resourceNames ? { name: p.resourceNames[0] } : {}),
+    },
+  };
+}
+
+/** Waits until RBAC grants what a scenario's permissions say (its informers lag behind the objects). */
+async function waitForAccess(oracle: Oracle, s: ReviewScenario): Promise<void> {
+  for (const p of s.permissions ?? []) {
+    const spec = accessOf(p, s);
+    let allowed = false;
+    for (let i = 0; i < 600 && !allowed; i++) {
+      const res = await must(oracle, 'POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec });
+      allowed = res.body?.status?.allowed === true;
+      if (!allowed) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!allowed) throw new Error(`${s.name}: RBAC did not grant ${JSON.stringify(spec)} within 2 minutes`);
+  }
+}
+
+/** Waits until a deleted sentinel no longer acts: the batch's policies, deleted before it, are gone from the policy sources. */
+async function waitForSentinelGone(oracle: Oracle, namespace: string): Promise<void> {
+  const probe = (name: string) => oracle.request('POST', `/api/v1/namespaces/${namespace}/configmaps?dryRun=All`,
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
+  for (let i = 0; i < 600; i++) {
+    const [v, m] = await Promise.all([probe('probe-v'), probe('probe-m')]);
+    if (v.status === 201 && m.status === 201 && m.body?.metadata?.labels?.sentinel === undefined) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the deleted sentinel policies of ${namespace} still acted after 2 minutes`);
+}
+
 /** Installs one batch, sends its requests, and compares the answers with the tester's. */
 async function runBatch(
   oracle: Oracle, audit: AuditLog, batch: readonly ReviewScenario[], n: number, version: KubernetesVersion,
-): Promise<ReviewOutcome[]> {
+): Promise<{ outcomes: ReviewOutcome[]; unrealized: UnrealizedScenario[] }> {
   const guard = sentinel(n);
   const namespaces = [...batch.flatMap((s) => s.namespaces), { name: guard.namespace, labels: {} }];
   await mapConcurrently(namespaces, CONCURRENCY, (ns) => must(oracle, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns.name, labels: ns.labels } }));
   // What the apiserver stored, as the tester's params and old objects.
-  const stored = await mapConcurrently(batch, CONCURRENCY, async (s) =>
-    Promise.all(s.objects.map(async (o) => (await must(oracle, 'POST', collectionUrl(o), o)).body)));
+  const stored = await mapConcurrently(batch, CONCURRENCY, async (s) => {
+    const out: any[] = [];
+    for (const o of s.objects) out.push((await must(oracle, 'POST', collectionUrl(o, s), o)).body);
+    return out;
+  });
+  await mapConcurrently(batch, CONCURRENCY, (s) => waitForAccess(oracle, s));
+  const sent = await mapConcurrently(batch, CONCURRENCY, (s) => prepare(oracle, s));
   await must(oracle, 'POST', collectionUrl(guard.param), guard.param);
-  const installErrors = await mapConcurrently(batch, CONCURRENCY, async (s) => {
+  const installErrors = await mapConcurrently(batch, CONCURRENCY, async (s, i) => {
+    if ('refused' in sent[i]) return undefined;
     for (const p of s.policies) {
       const res = await oracle.request('POST', collectionUrl(p), p);
       if (res.status >= 300) return `${p.kind} ${p.metadata.name}: ${res.body?.message ?? res.status}`;
@@ -297,25 +402,40 @@ async function runBatch(
   for (const p of guard.policies) await must(oracle, 'POST', collectionUrl(p), p);
   await waitForSentinel(oracle, guard.namespace);
 
-  const responses = await mapConcurrently(batch, CONCURRENCY, (s, i) => (installErrors[i] ? Promise.resolve(undefined) : send(oracle, s)));
+  const objectOf = (i: number): any => {
+    const p = sent[i];
+    return 'object' in p ? p.object : undefined;
+  };
+  const responses = await mapConcurrently(batch, CONCURRENCY, (s, i) =>
+    (installErrors[i] || !objectOf(i) ? Promise.resolve(undefined) : send(oracle, s, objectOf(i))));
   const outcomes: ReviewOutcome[] = [];
+  const unrealized: UnrealizedScenario[] = [];
   for (const [i, s] of batch.entries()) {
+    const prepared = sent[i];
+    if ('refused' in prepared) {
+      unrealized.push({ name: s.name, reason: prepared.refused });
+      continue;
+    }
     const res = responses[i];
     if (!res) {
       outcomes.push({ name: s.name, apiserverAccepted: false, verdictAgrees: false, library: 'installed', apiserver: `not installed: ${installErrors[i]}`, mutating: false });
       continue;
     }
+    const object = prepared.object;
     const annotations = res.auditId ? await auditAnnotations(audit, res.auditId) : undefined;
-    const answer = answerOf(res, annotations);
+    const answer = answerOf(res, annotations, s.operation === 'DELETE' ? undefined : object.kind);
     const storedObject = s.operation === 'CREATE' ? undefined : stored[i][stored[i].length - 1];
     const namespaceManifests = s.namespaces.map((ns) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns.name, labels: ns.labels } }));
+    const resource = s.resource ? { resource: { group: s.resource.group, version: s.resource.version, resource: s.resource.resource } } : {};
     const review = (manifests: readonly unknown[]): AdmissionResult | Error => {
       try {
-        const tester = PolicyTester.fromManifests([...namespaceManifests, ...manifests], { kubernetesVersion: version, permissions: PERMISSIONS });
+        const permissions = [...PERMISSIONS, ...(s.permissions ?? [])];
+        const tester = PolicyTester.fromManifests([...namespaceManifests, ...manifests], { kubernetesVersion: version, permissions });
         return tester.review({
           operation: s.operation as Operation,
-          ...(s.operation === 'DELETE' ? {} : { object: s.object }),
+          ...(s.operation === 'DELETE' ? {} : { object }),
           ...(storedObject ? { oldObject: storedObject } : {}),
+          ...resource,
           userInfo: testerUser(s),
           dryRun: true,
         });
@@ -323,8 +443,13 @@ async function runBatch(
         return e as Error;
       }
     };
+    const compared = async (result: AdmissionResult | Error) => {
+      const mutated = result instanceof Error || !result.allowed ? undefined : result.patchedObject;
+      const patched = mutated ? await normalized(oracle, s, mutated) : undefined;
+      return compare(s, result, answer, object, patched);
+    };
     const manifests = [...stored[i], ...s.policies];
-    const outcome = compare(s, review(manifests), answer, s.object);
+    const outcome = await compared(review(manifests));
     if (!disagrees(outcome)) {
       outcomes.push(outcome);
       continue;
@@ -349,16 +474,26 @@ async function runBatch(
         back: unswap,
       });
     }
-    const agreeing = orders.map((o) => {
+    let agreeing: ReviewOutcome | undefined;
+    for (const o of orders) {
       const other = review(o.manifests);
-      return { ...compare(s, other instanceof Error ? other : o.back(other), answer, s.object), name: `${s.name} (${o.what})` };
-    }).find((o) => !disagrees(o));
+      const tried = { ...await compared(other instanceof Error ? other : o.back(other)), name: `${s.name} (${o.what})` };
+      if (!disagrees(tried)) {
+        agreeing = tried;
+        break;
+      }
+    }
     outcomes.push(agreeing ?? outcome);
   }
-  // Later batches should not pay for this one's policies at every refresh.
-  await mapConcurrently([...batch.flatMap((s) => s.policies), ...guard.policies], CONCURRENCY, (p) =>
-    oracle.request('DELETE', `${collectionUrl(p)}/${p.metadata.name}`));
-  return outcomes;
+  // Later batches should not pay for this one's policies at every refresh, and a scenario that
+  // runs alone must not meet them: the sentinel, deleted last, shows when they are gone.
+  await mapConcurrently(batch.flatMap((s) => s.policies), CONCURRENCY, (p) => oracle.request('DELETE', objectUrl(p)));
+  for (const p of guard.policies) await oracle.request('DELETE', objectUrl(p));
+  await waitForSentinelGone(oracle, guard.namespace);
+  // What a scenario alone stored outside its Namespaces (Namespaces cannot be deleted here: no controller finalizes them).
+  const clusterScoped = batch.filter((s) => s.solo).flatMap((s) => s.objects).filter((o) => o.kind !== 'Namespace' && !resourceOf(o).namespaced);
+  await mapConcurrently(clusterScoped, CONCURRENCY, (o) => oracle.request('DELETE', objectUrl(o)));
+  return { outcomes, unrealized };
 }
 
 /** The audit event is written as the response completes: wait briefly for it. */
@@ -371,32 +506,73 @@ async function auditAnnotations(audit: AuditLog, auditId: string): Promise<{ [ke
   return undefined;
 }
 
-export async function runReviewSuite(oracle: Oracle, scenarios: readonly ReviewScenario[], version: KubernetesVersion): Promise<SuiteResult> {
+/** Creates the CustomResourceDefinitions of the scenarios and waits until their resources are served. */
+async function defineResources(oracle: Oracle, scenarios: readonly ReviewScenario[]): Promise<void> {
+  const definitions = new Map<string, any>();
+  for (const s of scenarios) for (const d of s.definitions ?? []) definitions.set(d.metadata.name, d);
+  for (const d of definitions.values()) {
+    await must(oracle, 'POST', collectionUrl(d), d);
+    const { group, versions, names } = d.spec;
+    let served = false;
+    for (let i = 0; i < 600 && !served; i++) {
+      served = (await oracle.request('GET', `/apis/${group}/${versions[0].name}/${names.plural}`)).status === 200;
+      if (!served) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!served) throw new Error(`the CustomResourceDefinition ${d.metadata.name} was not served within 2 minutes`);
+  }
+}
+
+/** Batches of scenarios: those scoped to their Namespaces together, each that must run alone by itself. */
+function batchesOf(scenarios: readonly ReviewScenario[]): ReviewScenario[][] {
+  const shared = scenarios.filter((s) => !s.solo);
+  const batches: ReviewScenario[][] = [];
+  for (let start = 0; start < shared.length; start += BATCH_SIZE) batches.push(shared.slice(start, start + BATCH_SIZE));
+  return [...batches, ...scenarios.filter((s) => s.solo).map((s) => [s])];
+}
+
+/**
+ * Runs the scenarios against the apiserver; `unrealized` are those of the corpus that are no
+ * request it can receive, reported with the ones it refused before admission.
+ */
+export async function runReviewSuite(
+  oracle: Oracle, scenarios: readonly ReviewScenario[], version: KubernetesVersion, unrealized: readonly UnrealizedScenario[] = [],
+): Promise<SuiteResult> {
   await setUpRbac(oracle);
   // Policies that use ConfigMap params for the whole run: when the last policy with a paramKind is
   // deleted, the apiserver stops that kind's param informer, and one started again later was seen
   // to miss params created after it (every selector found nothing). The keepers are never deleted.
   for (const p of sentinel(-1).policies) await must(oracle, 'POST', collectionUrl(p), p);
+  await must(oracle, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NEUTRAL_NAMESPACE } });
+  await must(oracle, 'POST', `/api/v1/namespaces/${NEUTRAL_NAMESPACE}/serviceaccounts`,
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: NEUTRAL_NAMESPACE }, automountServiceAccountToken: false });
+  await defineResources(oracle, scenarios);
   const audit = new AuditLog(oracle.auditLog);
   const outcomes: ReviewOutcome[] = [];
-  for (let start = 0, n = 0; start < scenarios.length; start += BATCH_SIZE, n++) {
-    outcomes.push(...await runBatch(oracle, audit, scenarios.slice(start, start + BATCH_SIZE), n, version));
+  const notSent: UnrealizedScenario[] = [...unrealized];
+  for (const [n, batch] of batchesOf(scenarios).entries()) {
+    const result = await runBatch(oracle, audit, batch, n, version);
+    outcomes.push(...result.outcomes);
+    notSent.push(...result.unrealized);
   }
   const count = (f: (o: ReviewOutcome) => boolean | undefined) => outcomes.filter((o) => f(o) === true).length;
   const of = (f: (o: ReviewOutcome) => boolean | undefined) => outcomes.filter((o) => f(o) !== undefined).length;
   const rate = (f: (o: ReviewOutcome) => boolean | undefined) => `${count(f)}/${of(f)} (${percent(count(f), of(f))})`;
+  const corpus = (name: string) => name.startsWith('corpus ');
   return {
     suite: 'reviews',
     outcomes,
     rows: [
-      ['scenarios', `${outcomes.length} (${count((o) => o.mutating)} with mutating policies)`],
+      ['scenarios', `${outcomes.length} (${count((o) => corpus(o.name))} from the project's tests and examples, ${count((o) => o.mutating)} with mutating policies)`],
+      ['not sent (below)', String(notSent.length)],
       ['allowed by the apiserver', String(count((o) => o.apiserverAccepted))],
       ['decisions agree', rate((o) => o.verdictAgrees)],
+      ['decisions agree (corpus)', rate((o) => (corpus(o.name) ? o.verdictAgrees : undefined))],
       ['codes agree (denied)', rate((o) => o.codeAgrees)],
       ['messages agree (denied)', rate((o) => o.messageAgrees)],
       ['warnings agree', rate((o) => o.warningsAgree)],
       ['audit annotations agree', rate((o) => o.auditAgrees)],
       ['mutations agree (allowed)', rate((o) => o.mutationAgrees)],
     ],
+    notes: notSent.map((u) => `not sent: ${u.name.slice(0, 160)}: ${u.reason.slice(0, 300)}`),
   };
 }

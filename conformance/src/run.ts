@@ -23,6 +23,7 @@ import { KnownDifferences } from './known-differences';
 import { corpusCases, generatedCases, recordedManifests } from './manifest-cases';
 import { runManifestSuite } from './manifest-suite';
 import { Oracle, ORACLE_BINARY } from './oracle';
+import { corpusScenarios, recordedReviews } from './review-corpus';
 import { costScenarios } from './review-cost-scenarios';
 import { generatedScenarios } from './review-scenarios';
 import { runReviewSuite } from './review-suite';
@@ -118,14 +119,16 @@ async function main(): Promise<number> {
       const cases = [
         ...corpusCases('base', baseList.map((b) => b.manifest), served),
         ...corpusCases('example', exampleManifests(), served),
-        ...corpusCases('test suite', recordedManifests(RECORDED_DIR), served),
+        ...corpusCases('test suite', recordedManifests(path.join(RECORDED_DIR, 'manifests')), served),
         ...generatedCases(baseList, options.manifests, options.seed),
       ];
       results.push(await runManifestSuite(oracle, cases, version));
     }
     if (runs('cel')) results.push(await celSuite(oracle, version, options.cel, options.seed));
     if (runs('reviews') && options.reviews > 0) {
-      results.push(await runReviewSuite(oracle, [...generatedScenarios(options.reviews, options.seed), ...costScenarios(options.reviews)], version));
+      const corpus = corpusScenarios(recordedReviews(path.join(RECORDED_DIR, 'reviews')));
+      const scenarios = [...corpus.scenarios, ...generatedScenarios(options.reviews, options.seed), ...costScenarios(options.reviews)];
+      results.push(await runReviewSuite(oracle, scenarios, version, corpus.unrealized));
     }
   } finally {
     await oracle.stop();
@@ -155,6 +158,7 @@ async function main(): Promise<number> {
       ...r.rows,
       ['disagreements (listed as known)', `${d.length} (${d.filter((x) => x.known).length})`],
     ]);
+    for (const note of r.notes ?? []) console.log(`  ${note}`);
   }
   const unknown = all.filter((d) => !d.known);
   if (unknown.length > 0) {

@@ -27,6 +27,8 @@ export interface SuiteResult {
   readonly outcomes: readonly CaseOutcome[];
   /** Extra rows for the suite's table (label, count). */
   readonly rows: ReadonlyArray<[string, string]>;
+  /** Lines printed after the table: what the suite could not check, and why. */
+  readonly notes?: readonly string[];
 }
 
 export interface Disagreement {

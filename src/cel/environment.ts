@@ -4,6 +4,7 @@ import { installAdmissionTypes, NAMESPACE_TYPE, REQUEST_TYPE } from './libraries
 import { AUTHORIZER_TYPE } from './libraries/authz';
 import { MUTATION_TYPES } from './libraries/mutation-types';
 import { installLogicalOperators } from './logical-operators';
+import { installNullableTypes } from './nullable-types';
 import { installStructLiterals } from './struct-literals';
 import { isAvailable, librariesFor } from './version-gates';
 import { ExpressionField } from '../validation/expression-field';
@@ -55,6 +56,7 @@ function versionEnvironment(minor: number): CelEnvironment {
   if (!env) {
     installStructLiterals();
     installLogicalOperators();
+    installNullableTypes();
     env = new engine.Environment({
       unlistedVariablesAreDyn: false,
       // Checked after type-checking instead (ast-validators.ts), as cel-go does, so that

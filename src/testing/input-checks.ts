@@ -1,9 +1,14 @@
 // What PolicyTester accepts as input: requests the apiserver could receive, and manifests that are
-// objects. Anything else is an error naming what is wrong, never input that is quietly ignored.
+// objects the apiserver would store. Anything else is an error naming what is wrong, never input
+// that is quietly ignored.
 import { parseAllDocuments } from 'yaml';
 import { AdmissionRequest } from './admission-request';
+import { ADMISSION_GROUP } from '../admission-kind';
 import { setDataKey } from '../cel/data-keys';
 import { Operation } from '../enums';
+import { KubernetesVersion } from '../kubernetes-version';
+import { ManifestValidator } from '../validation/manifest-validator';
+import { ViolationSeverity } from '../validation/violation';
 
 /**
  * The deepest nesting PolicyTester takes. The apiserver decodes up to 10,000 levels (Go's
@@ -143,6 +148,24 @@ export function checkedManifests(manifests: readonly unknown[], source: string):
     if (!isObject(m)) throw new Error(`${source}: manifest ${i} is ${describe(m)}, not a Kubernetes object`);
     return copyJson(m, `${source}: manifest ${i} (${String(m.kind ?? 'no kind')} ${String((m.metadata as any)?.name ?? '')})`.trim());
   });
+}
+
+/**
+ * Rejects admissionregistration manifests the apiserver would refuse to create (a CEL expression
+ * that does not compile, a failurePolicy of 'fail'): no cluster holds such a configuration, so a
+ * review of it would answer a question no request can ask.
+ */
+export function checkAdmissible(manifests: readonly unknown[], version: KubernetesVersion, source: string): void {
+  const problems = manifests.flatMap((m, i) => {
+    const apiVersion = (m as { apiVersion?: unknown }).apiVersion;
+    if (typeof apiVersion !== 'string' || !apiVersion.startsWith(`${ADMISSION_GROUP}/`)) return [];
+    return ManifestValidator.validate(m, { kubernetesVersion: version })
+      .filter((v) => v.severity === ViolationSeverity.ERROR)
+      .map((v) => `manifest ${i} (${v.kind ?? 'no kind'} '${v.name ?? ''}'): ${v.path}: ${v.message}`);
+  });
+  if (problems.length > 0) {
+    throw new Error(`${source}: the apiserver (Kubernetes ${version}) would reject these manifests; fix them before reviewing:\n- ${problems.join('\n- ')}`);
+  }
 }
 
 /** The documents of a YAML (or JSON) text; empty documents are skipped, and a text that does not parse is an error. */

@@ -1,13 +1,13 @@
 import { Chart } from 'cdk8s';
 import { CelAuthorizer } from '../cel/libraries/authz';
 import { Operation } from '../enums';
-import { KubernetesVersion } from '../kubernetes-version';
+import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation } from './apply-mutation';
 import { Activation, BUDGET_EXCEEDED, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
-import { checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
+import { checkAdmissible, checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
 import { matchResourcesMatch, RequestAttributes } from './matching';
 import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
@@ -83,20 +83,20 @@ interface MutatingInvocation {
 export class PolicyTester {
   /** A tester for the manifests of a chart (synthesized, so the chart's checks run first). */
   public static fromChart(chart: Chart, options: PolicyTesterOptions = {}): PolicyTester {
-    return new PolicyTester(checkedManifests(chart.toJson(), 'PolicyTester.fromChart'), options);
+    return new PolicyTester(checkedManifests(chart.toJson(), 'PolicyTester.fromChart'), options, 'PolicyTester.fromChart');
   }
 
   /** A tester for manifests: parsed objects, or strings of (multi-document) YAML or JSON. */
   public static fromManifests(manifests: any[], options: PolicyTesterOptions = {}): PolicyTester {
     if (!Array.isArray(manifests)) throw new Error(`PolicyTester.fromManifests: manifests must be an array, got ${typeof manifests}`);
     const parsed = manifests.flatMap((m, i) => (typeof m === 'string' ? yamlDocuments(m, `PolicyTester.fromManifests: manifest ${i}`) : [m]));
-    return new PolicyTester(checkedManifests(parsed, 'PolicyTester.fromManifests'), options);
+    return new PolicyTester(checkedManifests(parsed, 'PolicyTester.fromManifests'), options, 'PolicyTester.fromManifests');
   }
 
   /** A tester for a multi-document YAML text. */
   public static fromYaml(yaml: string, options: PolicyTesterOptions = {}): PolicyTester {
     if (typeof yaml !== 'string') throw new Error(`PolicyTester.fromYaml: expected YAML text, got ${typeof yaml}`);
-    return new PolicyTester(checkedManifests(yamlDocuments(yaml, 'PolicyTester.fromYaml'), 'PolicyTester.fromYaml'), options);
+    return new PolicyTester(checkedManifests(yamlDocuments(yaml, 'PolicyTester.fromYaml'), 'PolicyTester.fromYaml'), options, 'PolicyTester.fromYaml');
   }
 
   private readonly manifests: readonly any[];
@@ -105,10 +105,12 @@ export class PolicyTester {
   private readonly decide: ReturnType<typeof decideWith>;
 
   /** `manifests` are checked copies: changing the caller's objects between reviews must not leave stale converted values. */
-  private constructor(manifests: readonly any[], options: PolicyTesterOptions) {
+  private constructor(manifests: readonly any[], options: PolicyTesterOptions, source: string) {
+    const version = toKubernetesVersion(options.kubernetesVersion, `${source}: options.kubernetesVersion`);
+    checkAdmissible(manifests, version, source);
     this.manifests = manifests;
     this.decide = decideWith(options.permissions ?? []);
-    this.runtime = new CelRuntime((options.kubernetesVersion ?? KubernetesVersion.LATEST).minor);
+    this.runtime = new CelRuntime(version.minor);
   }
 
   /** What admission control decides for `request`. */

@@ -120,3 +120,17 @@ test('errors of the conditional operator and of indexing are at "?" and "[", whe
   expectRejected('(int ? 1 : 2) == 1', 'ERROR: <input>:1:6:');
   expectRejected("['a', 'b'][1u] == 'a'", 'ERROR: <input>:1:11:');
 });
+
+describe('null comparisons, with cel-go\'s legacy nullable types', () => {
+  test.each([
+    'namespaceObject == null', 'null != namespaceObject.metadata', 'request.userInfo != null', "duration('1m') == null",
+    "null == timestamp('2024-01-01T00:00:00Z')", 'optional.of(1) != null', "quantity('1') == null", "url('https://a') != null",
+    "ip('1.2.3.4') == null", "authorizer.group('apps') != null", "authorizer.path('/x').check('get') == null",
+  ])('%s compiles, as on the apiserver', (expression) => {
+    expectAccepted(expression);
+  });
+
+  test.each(["'a' == null", '1 != null', '[1] == null', 'int == null', 'null != true'])('%s does not: primitives and lists are not nullable', (expression) => {
+    expect(check(expression).join('\n')).toContain('found no matching overload');
+  });
+});

@@ -1,0 +1,63 @@
+import { CelChecker, CelEvaluator, CelNode, CelScope, CelType, engine } from './engine';
+
+/**
+ * cel-go keeps the legacy rule that null is assignable to messages, opaque values, optionals,
+ * durations and timestamps (checker/types.go isLegacyNullable); primitives, lists and maps are
+ * not nullable (`'a' == null` is an error in both). The engine has no such rule, so:
+ * - `x == null` and `x != null` with such an x (`namespaceObject == null`, `quantity('1') != null`)
+ *   compile, as on the apiserver, and are true only when both sides are null (cel-go's
+ *   heterogeneous equality);
+ * - a variable of such a type may hold null (the apiserver's `namespaceObject` of a cluster-scoped
+ *   request, or in a match condition), where the engine insists on the declared type.
+ */
+function isLegacyNullable(type: CelType | undefined): boolean {
+  return type !== undefined && (type.kind === 'message' || type.kind === 'optional');
+}
+
+function isNull(type: CelType | undefined): boolean {
+  return type !== undefined && type.kind !== 'dyn' && type.type === 'null';
+}
+
+type Check = (chk: CelChecker, ast: CelNode & { handle?: unknown }, ctx: CelScope) => CelType;
+
+function withNullableOperands(check: Check, equal: boolean): Check {
+  return (chk, ast, ctx) => {
+    try {
+      return check(chk, ast, ctx);
+    } catch (error) {
+      const [left, right] = [ast.args[0]?.checkedType, ast.args[1]?.checkedType];
+      const comparable = (isNull(left) && isLegacyNullable(right)) || (isLegacyNullable(left) && isNull(right));
+      if (!comparable) throw error;
+      ast.handle = (a: unknown, b: unknown) => (a === null && b === null) === equal;
+      return chk.boolType;
+    }
+  };
+}
+
+type Evaluate = (ev: CelEvaluator, ast: CelNode, ctx: CelScope) => unknown;
+
+/** A variable read that lets a nullable variable be null (the engine's type check fails on it first). */
+function withNullableValue(evaluate: Evaluate): Evaluate {
+  return (ev, ast, ctx) => {
+    try {
+      return evaluate(ev, ast, ctx);
+    } catch (error) {
+      if (ctx.getValue(ast.args) === null && isLegacyNullable(ast.checkedType)) return null;
+      throw error;
+    }
+  };
+}
+
+let installed = false;
+
+/** Extends the engine's `==` and `!=` checks and its variable reads (once per process). */
+export function installNullableTypes(): void {
+  if (installed) return;
+  installed = true;
+  for (const [op, equal] of [['==', true], ['!=', false]] as const) {
+    const operator = engine.OPERATORS[op] as { check: Check };
+    operator.check = withNullableOperands(operator.check, equal);
+  }
+  const id = engine.OPERATORS.id as { evaluate: Evaluate };
+  id.evaluate = withNullableValue(id.evaluate);
+}
