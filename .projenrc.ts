@@ -119,8 +119,14 @@ const benchSynth = project.addTask('bench:synth', {
   exec: 'ts-node --project bench/tsconfig.json bench/synth.ts',
 });
 benchSynth.prependSpawn(bundleCel);
+const benchValidationScaling = project.addTask('bench:validation-scaling', {
+  description: 'Validation time of one manifest with N and 2N variables, validations and webhooks',
+  exec: 'ts-node --project bench/tsconfig.json bench/validation-scaling.ts',
+});
+benchValidationScaling.prependSpawn(bundleCel);
 const bench = project.addTask('bench', { description: 'Run all benchmarks (see bench/README.md)' });
 bench.spawn(benchSynth);
+bench.spawn(benchValidationScaling);
 bench.spawn(benchCelConformance);
 bench.spawn(benchCelCompile);
 bench.spawn(benchPolicyTester);

@@ -171,11 +171,19 @@ export function storableType(outputType: string | undefined): string {
  * composited compiler does (the validator checks variables in order, before their users).
  */
 export class CelExpressionChecker implements ExpressionChecker {
-  private readonly variableTypes: Array<{ readonly before: string; readonly type: string }> = [];
+  /** Variable i's output type, and the name of the variable before it (to tell another list of variables apart). */
+  private readonly variableTypes: Array<{ readonly previous: string | undefined; readonly type: string }> = [];
 
   public check(expression: string, environment: ExpressionEnvironment): string[] {
     const names = environment.variables;
-    const variables: TypedVariable[] = names.map((name, i) => ({ name, type: this.typeOf(i, names) }));
+    // A recorded type holds while every variable before it is the one it was checked after: checked
+    // along the list, that is one comparison per variable.
+    let known = true;
+    const variables: TypedVariable[] = names.map((name, i) => {
+      const recorded = this.variableTypes[i];
+      known = known && recorded !== undefined && recorded.previous === (i === 0 ? undefined : names[i - 1]);
+      return { name, type: known ? recorded.type : 'dyn' };
+    });
     const spec: EnvironmentSpec = {
       field: environment.field,
       hasParams: environment.hasParams,
@@ -184,13 +192,9 @@ export class CelExpressionChecker implements ExpressionChecker {
     };
     const result = compileExpression(expression, spec);
     if (environment.field === ExpressionField.VARIABLE) {
-      this.variableTypes[names.length] = { before: names.join(','), type: result.errors.length === 0 ? storableType(result.outputType) : 'dyn' };
+      const previous = names.length === 0 ? undefined : names[names.length - 1];
+      this.variableTypes[names.length] = { previous, type: result.errors.length === 0 ? storableType(result.outputType) : 'dyn' };
     }
     return [...result.errors];
-  }
-
-  private typeOf(index: number, names: readonly string[]): string {
-    const recorded = this.variableTypes[index];
-    return recorded && recorded.before === names.slice(0, index).join(',') ? recorded.type : 'dyn';
   }
 }

@@ -1,5 +1,5 @@
 import { KubernetesVersion } from '../../src';
-import { compileExpression } from '../../src/cel/checker';
+import { CelExpressionChecker, compileExpression } from '../../src/cel/checker';
 import { environmentFor } from '../../src/cel/environment';
 import { ExpressionField } from '../../src/validation/expression-field';
 import { errors, expectErrors, expectValid, mutatingPolicy, validatingPolicy, webhook, webhookConfiguration } from '../validation/fixtures';
@@ -62,6 +62,28 @@ describe('ManifestValidator compiles CEL', () => {
       variables: [{ name: 'names', expression: 'object.spec.containers.map(c, string(c.name))' }],
       validations: [{ expression: 'variables.names.all(n, n > 1)' }],
     }), [['spec.validations[0].expression', "found no matching overload for '_>_' applied to '(string, int)'"]]);
+  });
+
+  test('a chain of variables is typed through: each sees the type of the one before', () => {
+    expectErrors(validatingPolicy({
+      variables: [
+        { name: 'a', expression: "'text'" },
+        { name: 'b', expression: 'variables.a' },
+        { name: 'c', expression: 'variables.b' },
+      ],
+      validations: [{ expression: 'variables.c > 1' }],
+    }), [['spec.validations[0].expression', "found no matching overload for '_>_' applied to '(string, int)'"]]);
+  });
+
+  test('a variable\'s recorded type is used only after the same variables it was checked after', () => {
+    const checker = new CelExpressionChecker();
+    const env = (field: ExpressionField, variables: string[]) =>
+      ({ field, hasParams: false, variables, kubernetesVersion: KubernetesVersion.LATEST });
+    expect(checker.check("'text'", env(ExpressionField.VARIABLE, []))).toEqual([]);
+    expect(checker.check('variables.a', env(ExpressionField.VARIABLE, ['a']))).toEqual([]);
+    expect(checker.check('variables.b + 1', env(ExpressionField.VALIDATION, ['a', 'b'])).join()).toContain("'_+_' applied to '(string, int)'");
+    // Another list: `b` came after `x`, not `a`, so its type is not known (dyn) and the sum type-checks.
+    expect(checker.check('variables.b + 1 > 0', env(ExpressionField.VALIDATION, ['x', 'b']))).toEqual([]);
   });
 
   test('environments and compiled expressions are cached', () => {

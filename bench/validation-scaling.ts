@@ -1,0 +1,78 @@
+/**
+ * How validation time grows with the size of one manifest: a ValidatingAdmissionPolicy with N
+ * variables, each using the one before it (the worst case for typing `variables.*`), N
+ * validations, and a ValidatingWebhookConfiguration with N webhooks, for N and 2N. Linear growth
+ * shows as a ratio near 2 between the two sizes; quadratic as 4. Each expression differs (a
+ * distinct constant) so that the compile cache does not hide the work. Best of 3.
+ *
+ *   npx projen bench:validation-scaling
+ */
+import { ManifestValidator } from '../src';
+
+const G = 'admissionregistration.k8s.io/v1';
+const SIZES = [1000, 2000, 4000];
+let salt = 0;
+
+const rules = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }];
+
+function chainedVariables(n: number): object {
+  const s = salt++;
+  return {
+    apiVersion: G,
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'p' },
+    spec: {
+      matchConstraints: { resourceRules: rules },
+      variables: Array.from({ length: n }, (_, i) => ({ name: `v${i}`, expression: i === 0 ? `${s}` : `variables.v${i - 1} + ${i}` })),
+      validations: [{ expression: `variables.v${n - 1} > 0` }],
+    },
+  };
+}
+
+function validations(n: number): object {
+  const s = salt++;
+  return {
+    apiVersion: G,
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'p' },
+    spec: { matchConstraints: { resourceRules: rules }, validations: Array.from({ length: n }, (_, i) => ({ expression: `object.spec.priority != ${s * 100000 + i}` })) },
+  };
+}
+
+function webhooks(n: number): object {
+  const s = salt++;
+  return {
+    apiVersion: G,
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'w' },
+    webhooks: Array.from({ length: n }, (_, i) => ({
+      name: `w${i}.example.com`,
+      clientConfig: { service: { namespace: 'hooks', name: 'hook' } },
+      rules,
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      matchConditions: [{ name: 'c', expression: `request.namespace != 'ns-${s}-${i}'` }],
+    })),
+  };
+}
+
+function time(build: (n: number) => object, n: number): number {
+  let best = Infinity;
+  for (let round = 0; round < 3; round++) {
+    const manifest = build(n);
+    const start = process.hrtime.bigint();
+    const violations = ManifestValidator.validate(manifest);
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (violations.some((v) => v.severity === 'error')) throw new Error(`unexpected errors: ${JSON.stringify(violations.slice(0, 2))}`);
+    best = Math.min(best, ms);
+  }
+  return best;
+}
+
+for (const [what, build] of [['chained variables', chainedVariables], ['validations', validations], ['webhooks', webhooks]] as const) {
+  time(build, 50); // warm-up
+  const times = SIZES.map((n) => time(build, n));
+  const cells = SIZES.map((n, i) => `${n}: ${times[i].toFixed(0)} ms`).join(', ');
+  const ratios = times.slice(1).map((t, i) => (t / times[i]).toFixed(2)).join(', ');
+  console.log(`${what.padEnd(18)} ${cells}; ratio per doubling ${ratios}`);
+}
