@@ -15,28 +15,21 @@ let salt = 0;
 
 const rules = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }];
 
+function policy(spec: object): object {
+  return { apiVersion: G, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConstraints: { resourceRules: rules }, ...spec } };
+}
+
 function chainedVariables(n: number): object {
   const s = salt++;
-  return {
-    apiVersion: G,
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: 'p' },
-    spec: {
-      matchConstraints: { resourceRules: rules },
-      variables: Array.from({ length: n }, (_, i) => ({ name: `v${i}`, expression: i === 0 ? `${s}` : `variables.v${i - 1} + ${i}` })),
-      validations: [{ expression: `variables.v${n - 1} > 0` }],
-    },
-  };
+  return policy({
+    variables: Array.from({ length: n }, (_, i) => ({ name: `v${i}`, expression: i === 0 ? `${s}` : `variables.v${i - 1} + ${i}` })),
+    validations: [{ expression: `variables.v${n - 1} > 0` }],
+  });
 }
 
 function validations(n: number): object {
   const s = salt++;
-  return {
-    apiVersion: G,
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: 'p' },
-    spec: { matchConstraints: { resourceRules: rules }, validations: Array.from({ length: n }, (_, i) => ({ expression: `object.spec.priority != ${s * 100000 + i}` })) },
-  };
+  return policy({ validations: Array.from({ length: n }, (_, i) => ({ expression: `object.spec.priority != ${s * 100000 + i}` })) });
 }
 
 function webhooks(n: number): object {
