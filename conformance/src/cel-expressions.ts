@@ -148,6 +148,11 @@ export const GRAMMAR: readonly string[] = [
   // null is assignable to messages, opaque values, optionals, durations and timestamps (cel-go's legacy rule), not to the others.
   'namespaceObject == null', 'null != request.userInfo', "duration('1m') == null", 'null == timestamp(0)', 'optional.none() != null',
   "quantity('1') == null", "authorizer.group('apps') != null", "'a' == null", '[1] != null', "{'a': 1} == null", 'int == null',
+  // Runs of one unary operator collapse in pairs; mixed runs are syntax errors; a ternary's middle is an `||` expression.
+  '!!1 == 1', "--'a' == 'a'", '!!!1', '--9223372036854775808 > 0', '---9223372036854775808 < 0', '---1 < 0', '-- -1 < 0',
+  '!-1', '!!-1', '!-1.0', '!-x', '!-(1)', '!--1', '-!true', '--!true', '-!-1', '- - !true', '!(!1) == 1', '!!(1) == 1',
+  '--1u == 1u', 'true ? true ? true : false : false', 'true ? (true ? true : false) : false', 'true ? 1', "1 && 'a' || 2 && 3",
+  'int.name', 'type(1).name', 'list.x', 'null.or(optional.of(1))',
 ];
 
 const repeat = (s: string, n: number) => Array(n).fill(s).join('');
@@ -160,6 +165,8 @@ export const LIMITS: readonly string[] = [
   `object${repeat('.a', 249)} == 1`, `object${repeat('.a', 250)} == 1`,
   `${repeat('(', 200)}true${repeat(')', 200)}`, `${repeat('(', 300)}true${repeat(')', 300)}`,
   Array(1000).fill('true').join(' && '), Array(1000).fill('false').join(' || '),
+  Array(30000).fill('true').join('&&'), Array(20000).fill('false').join(' || '), `${repeat('!', 99_990)}true`, `${repeat('-', 99_990)}1 > 0`,
+  `${Array(249).fill('false ? false : ').join('')}true`, `${Array(250).fill('false ? false : ').join('')}true`,
   `size([${Array(20000).fill('1').join(',')}]) > 0`, `size({${Array.from({ length: 1500 }, (_, i) => `${i}: 1`).join(', ')}}) > 0`,
   `'${'x'.repeat(99_990)}' != ''`, `'${'x'.repeat(100_001)}' != ''`,
 ];

@@ -5,6 +5,7 @@ import { AUTHORIZER_TYPE } from './libraries/authz';
 import { MUTATION_TYPES } from './libraries/mutation-types';
 import { installLogicalOperators } from './logical-operators';
 import { installNullableTypes } from './nullable-types';
+import { installOperatorChains } from './operator-chains';
 import { installStructLiterals } from './struct-literals';
 import { isAvailable, librariesFor } from './version-gates';
 import { ExpressionField } from '../validation/expression-field';
@@ -55,6 +56,7 @@ function versionEnvironment(minor: number): CelEnvironment {
   let env = versionEnvironments.get(minor);
   if (!env) {
     installStructLiterals();
+    installOperatorChains();
     installLogicalOperators();
     installNullableTypes();
     env = new engine.Environment({

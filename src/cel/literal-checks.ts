@@ -48,6 +48,7 @@ export function postCheckIssues(root: CelNode, minor: number): CelIssue[] {
         const operand = (node.args as CelNode[])[0];
         const type = operand.checkedType ? celTypeName(operand.checkedType) : undefined;
         if (type && NO_FIELDS.has(type)) issues.push({ offset: node.pos - 1, message: `type '${SHORT_NAMES[type] ?? type}' does not support field selection` });
+        if (type === 'type') issues.push({ offset: node.pos - 1, message: `type '${typeValueName(operand)}' does not support field selection` });
         break;
       }
       case '<': case '<=': case '>': case '>=':
@@ -130,6 +131,28 @@ function isIntLiteralOutOfRange(node: CelNode, parent: CelNode | undefined): boo
 /** Types whose values have no fields: selecting one is a type error in cel-go (the engine lets it pass). */
 const NO_FIELDS: ReadonlySet<string> = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.protobuf.Duration', 'google.protobuf.Timestamp']);
 const SHORT_NAMES: Record<string, string> = { 'google.protobuf.Duration': 'duration', 'google.protobuf.Timestamp': 'timestamp' };
+
+/** Type identifiers as cel-go prints their type: `int` is a `type(int)`, `list` a `type(list(dyn))`. */
+const TYPE_IDENTIFIERS: Record<string, string> = {
+  int: 'int',
+  uint: 'uint',
+  double: 'double',
+  bool: 'bool',
+  string: 'string',
+  bytes: 'bytes',
+  null_type: 'null_type',
+  type: 'type',
+  list: 'list(dyn)',
+  map: 'map(dyn, dyn)',
+};
+
+/** How cel-go prints the type of an expression whose value is a type (`int`, `type(x)`). */
+function typeValueName(operand: CelNode): string {
+  if (operand.op === 'id' && TYPE_IDENTIFIERS[operand.args]) return `type(${TYPE_IDENTIFIERS[operand.args]})`;
+  const argument = operand.op === 'call' && operand.args[0] === 'type' ? (operand.args[1] as CelNode[])[0] : undefined;
+  if (argument?.checkedType) return `type(${celTypeName(argument.checkedType)})`;
+  return 'type';
+}
 
 function mixedNumericComparison(node: CelNode, issues: CelIssue[]): void {
   const [l, r] = node.args as CelNode[];

@@ -1,7 +1,7 @@
 // PolicyTester rejects what the apiserver could never receive, with an error that says what is
 // wrong: a test must never pass because its input was quietly ignored.
 import { Operation, PolicyTester } from '../../src';
-import { MAX_JSON_DEPTH } from '../../src/testing/input-checks';
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from '../../src/testing/input-checks';
 
 const G = 'admissionregistration.k8s.io/v1';
 const policy = {
@@ -56,6 +56,27 @@ describe('requests the apiserver could never receive', () => {
     const shared = { a: '1' };
     expect(tester.review({ operation: Operation.CREATE, object: { ...cm(), spec: { one: shared, two: shared } } }).allowed).toBe(true);
     expect(tester.review({ operation: Operation.CREATE, object: { ...cm({ x: '1' }), spec: nested(MAX_JSON_DEPTH - 5) } }).allowed).toBe(false);
+  });
+
+  test('an object over the apiserver\'s request size limit, at the byte', () => {
+    const sized = (bytes: number) => {
+      const base = cm({ a: '' });
+      const object = cm({ a: 'é'.repeat(100) + 'x'.repeat(bytes - Buffer.byteLength(JSON.stringify(base)) - 200) });
+      expect(Buffer.byteLength(JSON.stringify(object))).toBe(bytes);
+      return object;
+    };
+    expect(tester.review({ operation: Operation.CREATE, object: sized(MAX_REQUEST_BYTES) }).allowed).toBe(true);
+    expect(() => tester.review({ operation: Operation.CREATE, object: sized(MAX_REQUEST_BYTES + 1) }))
+      .toThrow('review: object: its JSON is over 3,145,728 bytes, the apiserver\'s request size limit (it answers 413 Request entity too large: limit is 3145728)');
+    const old = sized(MAX_REQUEST_BYTES + 1);
+    expect(() => tester.review({ operation: Operation.DELETE, oldObject: old })).toThrow(/review: oldObject: its JSON is over/);
+  });
+
+  test('a Pod with a million containers is refused by its size, not reviewed', () => {
+    const containers = Array.from({ length: 1_000_000 }, (_, i) => ({ name: `c${i}`, image: 'nginx' }));
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'team-a' }, spec: { containers } };
+    expect(() => tester.review({ operation: Operation.CREATE, object: pod, resource: { group: '', version: 'v1', resource: 'pods' } }))
+      .toThrow(/review: object: its JSON is over 3,145,728 bytes/);
   });
 
   test('a namespaceObject that is not the request\'s Namespace', () => {
