@@ -93,6 +93,11 @@ export function attachChecks(obj: CheckedObject): void {
   });
 }
 
+/** The checked objects of `scope`'s app with this kind and name, first created first. */
+export function checkedObjectsNamed(scope: IConstruct, kind: AdmissionKind, name: string): CheckedObject[] {
+  return objectNames.owners(scope, `${kind}/${name}`).map(checkedObject).filter((o): o is CheckedObject => o !== undefined);
+}
+
 export function checkedObject(construct: IConstruct): CheckedObject | undefined {
   return (construct as { [CHECKED]?: CheckedObject })[CHECKED];
 }

@@ -1,12 +1,12 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { attachChecks, CheckedApiObject } from './admission-checks';
+import { attachChecks, CheckedApiObject, checkedObjectsNamed } from './admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { AdmissionPolicy } from './admission-policy';
 import { KubernetesVersion, toKubernetesVersion } from './kubernetes-version';
 import { objectMetadata } from './object-metadata';
 import { MatchResources, ParamRef, renderMatchResources, renderParamRef } from './policy-parts';
-import { checkBindingAgainstPolicy, readEntry } from './validation/cross-object';
+import { checkBindingPolicyName, readEntry } from './validation/cross-object';
 import { Violation, ViolationSeverity } from './validation/violation';
 import type * as wire from './wire/admissionregistration';
 
@@ -119,23 +119,43 @@ export abstract class AdmissionPolicyBinding extends Construct {
     };
   }
 
-  /** Params, blast-radius and version checks against the bound policy, when it is part of this app. */
+  /**
+   * Params, blast-radius and version checks against the bound policy, when it is part of this app:
+   * given as the construct, or named (`fromPolicyName`) by a policy defined elsewhere in the app.
+   * A name that only a policy of the other kind has is an error.
+   */
   private checkAgainstPolicy(): Violation[] {
-    if (!this.localPolicy) return [];
-    const versionMismatch: Violation[] = this.localPolicy.apiObject.apiVersion !== this.apiObject.apiVersion
-      ? [{
-        path: 'apiVersion',
-        message: `${this.apiObject.apiVersion} differs from the bound policy's ${this.localPolicy.apiObject.apiVersion} `
-          + `(${this.localPolicy.node.path}): the binding targets Kubernetes ${this.kubernetesVersion}, the policy ${this.localPolicy.kubernetesVersion}; `
-          + 'drop the binding\'s kubernetesVersion to follow the policy',
-        severity: ViolationSeverity.WARNING,
-      }]
-      : [];
     // The specs as the constructs render them: what the checks read, without resolving both objects again.
     const binding = readEntry({ kind: this.apiObject.kind, metadata: { name: this.name }, spec: this._renderSpec() }, 0);
-    const local = this.localPolicy;
-    const policy = readEntry({ kind: local.apiObject.kind, metadata: { name: local.name }, spec: local._renderSpec() }, 1);
-    if (!binding || !policy) return versionMismatch;
-    return [...versionMismatch, ...checkBindingAgainstPolicy(binding, policy).map(({ manifestIndex: _, ...v }) => v)];
+    if (!binding) return [];
+    const policyIn = (kind: AdmissionKind): AdmissionPolicy | undefined => {
+      if (this.localPolicy?.apiObject.kind === kind) return this.localPolicy;
+      return checkedObjectsNamed(this, kind, this.policyName)
+        .map((o) => o.construct)
+        .find((c): c is AdmissionPolicy => c instanceof AdmissionPolicy);
+    };
+    const entryOf = (policy: AdmissionPolicy) =>
+      readEntry({ kind: policy.apiObject.kind, metadata: { name: policy.name }, spec: policy._renderSpec() }, 1);
+    const policyKind = this.apiObject.kind === AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING
+      ? AdmissionKind.VALIDATING_ADMISSION_POLICY : AdmissionKind.MUTATING_ADMISSION_POLICY;
+    const bound = policyIn(policyKind);
+    const found = checkBindingPolicyName(binding, (kind) => {
+      const policy = policyIn(kind);
+      return policy ? entryOf(policy) : undefined;
+    }).map(({ manifestIndex: _, ...v }) => v);
+    return bound ? [...this.versionMismatch(bound), ...found] : found;
+  }
+
+  private versionMismatch(policy: AdmissionPolicy): Violation[] {
+    if (policy.apiObject.apiVersion === this.apiObject.apiVersion) return [];
+    return [{
+      path: 'apiVersion',
+      message: `${this.apiObject.apiVersion} differs from the bound policy's ${policy.apiObject.apiVersion} `
+        + `(${policy.node.path}): the binding targets Kubernetes ${this.kubernetesVersion}, the policy ${policy.kubernetesVersion}; `
+        + (policy === this.localPolicy
+          ? 'drop the binding\'s kubernetesVersion to follow the policy'
+          : `set the binding's kubernetesVersion to ${policy.kubernetesVersion}`),
+      severity: ViolationSeverity.WARNING,
+    }];
   }
 }

@@ -9,6 +9,7 @@ import { objectMetadata } from './object-metadata';
 import { MatchCondition, nonEmpty, ParamKind, Variable } from './policy-parts';
 import { AdmissionPolicyProps } from './policy-props';
 import { renderResourceRule, ResourceRule } from './resource-rule';
+import { checkStructKeys, MATCH_CONDITION, RESOURCE_RULE, VARIABLE } from './struct-keys';
 import type * as wire from './wire/admissionregistration';
 
 /** The spec fields both policy kinds render the same way. */
@@ -66,21 +67,25 @@ export abstract class AdmissionPolicy extends Construct {
 
   /** Adds a variable, visible to the policy's expressions and to the variables added after it. */
   public addVariable(variable: Variable): void {
+    checkStructKeys(`${this.node.path}: addVariable`, variable, VARIABLE);
     this.variables.push(variable);
   }
 
   /** Adds a condition that must be true for the policy to run. */
   public addMatchCondition(condition: MatchCondition): void {
+    checkStructKeys(`${this.node.path}: addMatchCondition`, condition, MATCH_CONDITION);
     this.matchConditions.push(condition);
   }
 
   /** Adds requests the policy applies to. */
   public addResourceRule(...rules: ResourceRule[]): void {
+    rules.forEach((rule, i) => checkStructKeys(`${this.node.path}: addResourceRule`, rule, RESOURCE_RULE, `[${i}]`));
     this.resourceRules.push(...rules);
   }
 
   /** Adds requests the policy never applies to. */
   public addExcludeResourceRule(...rules: ResourceRule[]): void {
+    rules.forEach((rule, i) => checkStructKeys(`${this.node.path}: addExcludeResourceRule`, rule, RESOURCE_RULE, `[${i}]`));
     this.excludeResourceRules.push(...rules);
   }
 

@@ -1,4 +1,5 @@
 import { Operation, RuleScope } from './enums';
+import { ADMISSION_RESOURCE_OPTIONS, checkStructKeys } from './struct-keys';
 import type * as wire from './wire/admissionregistration';
 
 /** Which requests a policy matches or excludes: groups × versions × resources × operations. */
@@ -66,6 +67,7 @@ export class AdmissionResource {
 
   /** Any other resource, e.g. a custom resource. */
   public static custom(options: AdmissionResourceOptions): AdmissionResource {
+    checkStructKeys('AdmissionResource.custom', options, ADMISSION_RESOURCE_OPTIONS);
     return new AdmissionResource(options.apiGroup, options.apiVersion, options.resource, options.scope ?? RuleScope.ALL);
   }
 
@@ -95,6 +97,10 @@ export class AdmissionResource {
   /** The same resource's subresource, e.g. `AdmissionResource.PODS.subresource('exec')` for `pods/exec`. */
   public subresource(name: string): AdmissionResource {
     const base = this.resource.split('/')[0];
+    if (typeof name !== 'string' || name === '' || name.includes('/')) {
+      throw new Error(`AdmissionResource.subresource: ${JSON.stringify(name)} is not a subresource name (\`${base}/${name}\` would match nothing): `
+        + `give one such as 'status', 'scale' or 'exec', or '*' for all of ${base}'s subresources`);
+    }
     return new AdmissionResource(this.apiGroup, this.apiVersion, `${base}/${name}`, this.scope);
   }
 

@@ -6,6 +6,7 @@ import { ValidationReason } from './enums';
 import { nonEmpty } from './policy-parts';
 import { AdmissionPolicyProps } from './policy-props';
 import { RolloutStage, validationActionsFor } from './rollout-stage';
+import { AUDIT_ANNOTATION, checkStructKeys, VALIDATING_POLICY_PROPS, VALIDATION } from './struct-keys';
 import { ValidatingPolicyBinding, ValidatingPolicyBindingOptions } from './validating-policy-binding';
 import type * as wire from './wire/admissionregistration';
 
@@ -85,6 +86,7 @@ export class ValidatingPolicy extends AdmissionPolicy implements IValidatingPoli
 
   public constructor(scope: Construct, id: string, props: ValidatingPolicyProps) {
     super(scope, id, AdmissionKind.VALIDATING_ADMISSION_POLICY, props);
+    checkStructKeys(this.node.path, props, VALIDATING_POLICY_PROPS);
     Object.defineProperty(this, IS_VALIDATING_POLICY, { value: true });
     this.validations = [...(props.validations ?? [])];
     this.auditAnnotations = [...(props.auditAnnotations ?? [])];
@@ -92,11 +94,13 @@ export class ValidatingPolicy extends AdmissionPolicy implements IValidatingPoli
 
   /** Adds a check. Validations run in the order they were added. */
   public addValidation(validation: Validation): void {
+    checkStructKeys(`${this.node.path}: addValidation`, validation, VALIDATION);
     this.validations.push(validation);
   }
 
   /** Adds an audit annotation. */
   public addAuditAnnotation(annotation: AuditAnnotation): void {
+    checkStructKeys(`${this.node.path}: addAuditAnnotation`, annotation, AUDIT_ANNOTATION);
     this.auditAnnotations.push(annotation);
   }
 

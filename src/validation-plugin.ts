@@ -1,4 +1,5 @@
 import { KubernetesVersion } from './kubernetes-version';
+import { checkStructKeys, VALIDATION_PLUGIN_PROPS } from './struct-keys';
 import { ManifestValidator } from './validation/manifest-validator';
 import { ViolationSeverity } from './validation/violation';
 
@@ -35,6 +36,7 @@ export class AdmissionValidationPlugin {
   private readonly warningsAsErrors: boolean;
 
   public constructor(props: AdmissionValidationPluginProps = {}) {
+    checkStructKeys('AdmissionValidationPlugin', props, VALIDATION_PLUGIN_PROPS);
     this.kubernetesVersion = props.kubernetesVersion ? KubernetesVersion.of(props.kubernetesVersion) : KubernetesVersion.LATEST;
     this.warningsAsErrors = props.warningsAsErrors ?? false;
   }

@@ -6,6 +6,7 @@ import { CaBundle } from './ca-bundle';
 import { KubernetesVersion } from './kubernetes-version';
 import { NameRegistry } from './name-registry';
 import { objectMetadata } from './object-metadata';
+import { checkStructKeys, MUTATING_WEBHOOK_CONFIGURATION_PROPS, VALIDATING_WEBHOOK_CONFIGURATION_PROPS } from './struct-keys';
 import { Violation, ViolationSeverity } from './validation/violation';
 import { Webhook } from './webhook';
 
@@ -60,6 +61,7 @@ export abstract class WebhookConfiguration extends Construct {
   protected constructor(scope: Construct, id: string, kind: AdmissionKind, props: WebhookConfigurationProps) {
     super(scope, id);
     this.mutating = kind === AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION;
+    checkStructKeys(this.node.path, props, this.mutating ? MUTATING_WEBHOOK_CONFIGURATION_PROPS : VALIDATING_WEBHOOK_CONFIGURATION_PROPS);
     this.caBundle = props.caBundle;
     this.kubernetesVersion = props.kubernetesVersion ?? KubernetesVersion.fromContext(this);
     const metadata = objectMetadata(props, this);

@@ -4,6 +4,8 @@ import { FailurePolicy, MatchPolicy, ReinvocationPolicy, SideEffects } from './e
 import { LabelSelector, LabelSelectorOperator, renderLabelSelector } from './label-selector';
 import { MatchCondition, nonEmpty } from './policy-parts';
 import { renderResourceRule, ResourceRule } from './resource-rule';
+import { checkStructKeys, WEBHOOK_OPTIONS } from './struct-keys';
+import { unmatchableReason } from './validation/selector-satisfiability';
 import { Violation, ViolationSeverity } from './validation/violation';
 import type * as wire from './wire/admissionregistration';
 import type * as wireMeta from './wire/meta';
@@ -166,6 +168,7 @@ export class Webhook {
   private readonly timeoutSeconds: number;
 
   private constructor(endpoint: Endpoint, options: WebhookOptions) {
+    checkStructKeys(`webhook ${options.name}`, options, WEBHOOK_OPTIONS);
     for (const [i, rule] of (options.rules ?? []).entries()) {
       if (rule.resourceNames && rule.resourceNames.length > 0) {
         throw new Error(`webhook ${options.name}: rules[${i}] names resources, which webhook rules cannot do (resourceNames is a policy feature); `
@@ -175,6 +178,7 @@ export class Webhook {
     this.name = options.name;
     this.endpoint = endpoint;
     this.options = options;
+    this.checkExclusionLeavesNamespaces();
     this._service = endpoint.service;
     this._hasReinvocationPolicy = options.reinvocationPolicy !== undefined;
     this.timeoutSeconds = wholeSeconds(options.timeout ?? DEFAULT_TIMEOUT, options.name);
@@ -231,6 +235,21 @@ export class Webhook {
     if (this.options.port !== undefined) return this.options.port;
     const ports = this._service ? servicePorts(this._service) : [];
     return ports.length === 1 ? ports[0] : 443;
+  }
+
+  /**
+   * A namespaceSelector that only the default exclusion makes match nothing (asking for
+   * kube-system, say) would silently never call the webhook: the user asked for namespaces
+   * the library removed.
+   */
+  private checkExclusionLeavesNamespaces(): void {
+    const own = renderLabelSelector(this.options.namespaceSelector);
+    if (this.options.excludeSystemNamespaces === false || unmatchableReason(own) !== undefined) return;
+    if (unmatchableReason(this.renderNamespaceSelector()) === undefined) return;
+    const excluded = [this.endpoint.namespace, 'kube-system'].filter((n) => !!n).join(' and ');
+    throw new Error(`webhook ${this.name}: namespaceSelector selects only namespaces the webhook excludes by default (${excluded}, `
+      + 'kept away from webhooks so that a failing webhook cannot lock the cluster out); to call the webhook there, set '
+      + 'excludeSystemNamespaces: false, and failurePolicy: Ignore so that its outages do not block them');
   }
 
   private renderNamespaceSelector(): wireMeta.LabelSelector {

@@ -53,7 +53,8 @@ describe('ValidatingPolicy with random props', () => {
   test('valid props synthesize to manifests the validator accepts, with every prop in them', () => {
     fc.assert(fc.property(validProps, (p) => {
       const chart = Testing.chart();
-      new ValidatingPolicy(chart, 'policy', p).withBinding('binding', { validationActions: p.actions });
+      const { actions, ...policyProps } = p;
+      new ValidatingPolicy(chart, 'policy', policyProps).withBinding('binding', { validationActions: actions });
       const manifests = Testing.synth(chart);
       for (const m of manifests) {
         expect(ManifestValidator.validate(m).filter((v) => v.severity === ViolationSeverity.ERROR)).toEqual([]);
@@ -75,8 +76,9 @@ describe('ValidatingPolicy with random props', () => {
       const chart = Testing.chart();
       let manifests: any[];
       try {
-        const policy = new ValidatingPolicy(chart, 'policy', { ...p, name: p.name });
-        policy.withBinding('binding', { validationActions: p.actions });
+        const { actions, ...policyProps } = p;
+        const policy = new ValidatingPolicy(chart, 'policy', policyProps);
+        policy.withBinding('binding', { validationActions: actions });
         manifests = Testing.synth(chart);
       } catch (e) {
         const message = (e as Error).message;

@@ -75,6 +75,28 @@ describe('ValidatingPolicyBinding', () => {
     expect(Testing.synth(chart)).toEqual([expect.objectContaining({ spec: expect.objectContaining({ policyName: 'org-wide', paramRef }) })]);
   });
 
+  test('a policy named by fromPolicyName and defined in the same app is cross-checked like the construct', () => {
+    const app = Testing.app();
+    const bindings = new Chart(app, 'bindings');
+    new ValidatingPolicyBinding(bindings, 'params-to-plain', { policy: ValidatingPolicy.fromPolicyName(bindings, 'x', 'replica-limit'), validationActions: [ValidationAction.DENY], paramRef });
+    new ValidatingPolicyBinding(bindings, 'mutating-name', { policy: ValidatingPolicy.fromPolicyName(bindings, 'y', 'defaults'), validationActions: [ValidationAction.DENY] });
+    new MutatingPolicyBinding(bindings, 'validating-name', { policy: MutatingPolicy.fromPolicyName(bindings, 'z', 'replica-limit') });
+    const policies = new Chart(app, 'policies');
+    policy(policies);
+    new MutatingPolicy(policies, 'm', { name: 'defaults', resourceRules: [AdmissionResource.PODS.rule(Operation.CREATE)], mutations: [Mutation.applyConfiguration('Object{}')] });
+    expect(() => app.synth()).toThrow(/\[bindings\/params-to-plain\] spec\.paramRef: Forbidden: ValidatingAdmissionPolicy "replica-limit" has no spec\.paramKind/);
+    expect(() => app.synth()).toThrow(/\[bindings\/mutating-name\] spec\.policyName: Invalid value: "defaults": names a MutatingAdmissionPolicy, but a ValidatingAdmissionPolicyBinding binds a ValidatingAdmissionPolicy; use a MutatingAdmissionPolicyBinding/);
+    expect(() => app.synth()).toThrow(/\[bindings\/validating-name\] spec\.policyName: Invalid value: "replica-limit": names a ValidatingAdmissionPolicy/);
+  });
+
+  test('a named policy written for another Kubernetes version is warned, with the version to set', () => {
+    const chart = Testing.chart();
+    policy(chart, { kubernetesVersion: KubernetesVersion.V1_29 });
+    new ValidatingPolicyBinding(chart, 'b', { policy: ValidatingPolicy.fromPolicyName(chart, 'x', 'replica-limit'), validationActions: [ValidationAction.DENY] });
+    expect(AdmissionWarnings.of(chart)).toContainEqual(expect.stringMatching(
+      /^\[test\/b\] apiVersion: admissionregistration\.k8s\.io\/v1 differs from the bound policy's admissionregistration\.k8s\.io\/v1beta1 .*set the binding's kubernetesVersion to 1\.29$/));
+  });
+
   test('is cluster-scoped and uses the policy\'s Kubernetes version', () => {
     const app = Testing.app();
     app.node.setContext(KubernetesVersion.CONTEXT_KEY, '1.28');

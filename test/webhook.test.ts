@@ -166,6 +166,17 @@ describe('Webhook.forService', () => {
   });
 });
 
+describe('AdmissionResource.subresource', () => {
+  test('names a subresource, or all of them', () => {
+    expect(AdmissionResource.PODS.subresource('exec').resource).toBe('pods/exec');
+    expect(AdmissionResource.DEPLOYMENTS.subresource('*').rule(Operation.UPDATE).resources).toEqual(['deployments/*']);
+    expect(AdmissionResource.PODS.subresource('status').subresource('log').resource).toBe('pods/log');
+  });
+  test.each([[''], ['a/b']])('%j is an error, since pods/%s would match nothing', (name) => {
+    expect(() => AdmissionResource.PODS.subresource(name)).toThrow(`AdmissionResource.subresource: ${JSON.stringify(name)} is not a subresource name (\`pods/${name}\` would match nothing)`);
+  });
+});
+
 describe('Webhook.forServiceName and Webhook.forUrl', () => {
   test('a Service outside the app, with its port', () => {
     const chart = Testing.chart();
@@ -419,6 +430,29 @@ describe('lockout warnings', () => {
     ]);
     expect(warningsFor({ excludeSystemNamespaces: false, failurePolicy: FailurePolicy.IGNORE })).toEqual([]);
     expect(warningsFor({ excludeSystemNamespaces: false, namespaceSelector: { matchLabels: { 'policy.example.com/enforce': 'true' } } })).toEqual([]);
+  });
+
+  test('a webhook without rules is never called, and is warned with the fix', () => {
+    expect(warningsFor({ rules: [] })).toEqual([expect.stringMatching(/^\[test\/config\] webhooks\[0\]\.rules: the webhook has no rules, so the apiserver never calls it; give it/)]);
+    expect(warningsFor({ rules: undefined })).toHaveLength(1);
+  });
+
+  test('a namespaceSelector that selects nothing is warned', () => {
+    const contradiction = { matchLabels: { env: 'prod' }, matchExpressions: [{ key: 'env', operator: LabelSelectorOperator.NOT_IN, values: ['prod'] }] };
+    expect(warningsFor({ namespaceSelector: contradiction })).toEqual([
+      '[test/config] webhooks[0].namespaceSelector: selects nothing: every value it allows for label env (prod) it also excludes; drop or correct the contradicting requirement',
+    ]);
+  });
+
+  test('a namespaceSelector that only the default exclusion empties is an error with the fix', () => {
+    const systemOnly = { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: LabelSelectorOperator.IN, values: ['kube-system'] }] };
+    expect(() => Webhook.forServiceName('s', 'hooks', hook({ namespaceSelector: systemOnly }))).toThrow(
+      'webhook validate.pods.example.com: namespaceSelector selects only namespaces the webhook excludes by default (hooks and kube-system, kept away from webhooks '
+      + 'so that a failing webhook cannot lock the cluster out); to call the webhook there, set excludeSystemNamespaces: false, and failurePolicy: Ignore');
+    expect(() => Webhook.forUrl('https://h.example.com', hook({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } } }))).toThrow(/excludes by default \(kube-system,/);
+    expect(() => Webhook.forServiceName('s', 'hooks', hook({ namespaceSelector: systemOnly, excludeSystemNamespaces: false, failurePolicy: FailurePolicy.IGNORE }))).not.toThrow();
+    const alsoOthers = { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: LabelSelectorOperator.IN, values: ['kube-system', 'apps'] }] };
+    expect(() => Webhook.forServiceName('s', 'hooks', hook({ namespaceSelector: alsoOthers }))).not.toThrow();
   });
 
   test('a narrow, well-configured webhook has no warnings', () => {

@@ -7,6 +7,7 @@ import { ADMISSION_GROUP } from '../admission-kind';
 import { setDataKey } from '../cel/data-keys';
 import { Operation } from '../enums';
 import { KubernetesVersion } from '../kubernetes-version';
+import { ADMISSION_REQUEST, checkStructKeys } from '../struct-keys';
 import { ManifestValidator } from '../validation/manifest-validator';
 import { ViolationSeverity } from '../validation/violation';
 
@@ -120,6 +121,7 @@ const DNS_LABELISH = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 /** The request's problems as the apiserver could never receive it; the request with its objects copied. */
 export function checkedRequest(input: AdmissionRequest): AdmissionRequest {
   if (!isObject(input)) throw new Error(`review: the request must be an object with an operation, got ${describe(input)}`);
+  checkStructKeys('review', input, ADMISSION_REQUEST);
   const operation = input.operation as string;
   if (operation === Operation.ALL) throw new Error('review: a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
   if (!OPERATIONS.has(operation)) {

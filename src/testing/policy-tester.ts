@@ -2,6 +2,7 @@ import { Chart } from 'cdk8s';
 import { CelAuthorizer } from '../cel/libraries/authz';
 import { Operation } from '../enums';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
+import { checkStructKeys, POLICY_TESTER_OPTIONS } from '../struct-keys';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation } from './apply-mutation';
@@ -106,6 +107,7 @@ export class PolicyTester {
 
   /** `manifests` are checked copies: changing the caller's objects between reviews must not leave stale converted values. */
   private constructor(manifests: readonly any[], options: PolicyTesterOptions, source: string) {
+    checkStructKeys(`${source}: options`, options, POLICY_TESTER_OPTIONS);
     const version = toKubernetesVersion(options.kubernetesVersion, `${source}: options.kubernetesVersion`);
     checkAdmissible(manifests, version, source);
     this.manifests = manifests;

@@ -55,25 +55,25 @@ function duplicateNames(entries: readonly ObjectEntry[]): Violation[] {
 }
 
 function bindingPolicies(entries: readonly ObjectEntry[]): Violation[] {
-  const out: Violation[] = [];
   const byKindAndName = new Map(entries.map((e) => [`${e.kind}/${e.name}`, e]));
-  for (const binding of entries) {
-    const policyKind = POLICY_OF_BINDING[binding.kind];
-    const policyName = binding.spec.policyName;
-    if (!policyKind || typeof policyName !== 'string') continue;
-    const policy = byKindAndName.get(`${policyKind}/${policyName}`);
-    if (!policy) {
-      const otherKind = policyKind === AdmissionKind.VALIDATING_ADMISSION_POLICY
-        ? AdmissionKind.MUTATING_ADMISSION_POLICY : AdmissionKind.VALIDATING_ADMISSION_POLICY;
-      if (byKindAndName.has(`${otherKind}/${policyName}`)) {
-        out.push(violation(binding, 'spec.policyName',
-          `Invalid value: ${JSON.stringify(policyName)}: names a ${otherKind}, but a ${binding.kind} binds a ${policyKind}; use a ${otherKind}Binding for it`));
-      }
-      continue;
-    }
-    out.push(...checkBindingAgainstPolicy(binding, policy));
-  }
-  return out;
+  return entries.flatMap((binding) => checkBindingPolicyName(binding, (kind, name) => byKindAndName.get(`${kind}/${name}`)));
+}
+
+/**
+ * What is wrong between a binding and the policy its `spec.policyName` names, when `find` knows
+ * a policy of that name: a policy of the other kind, or a mismatch with the policy of its kind.
+ */
+export function checkBindingPolicyName(binding: ObjectEntry, find: (kind: AdmissionKind, name: string) => ObjectEntry | undefined): Violation[] {
+  const policyKind = POLICY_OF_BINDING[binding.kind];
+  const policyName = binding.spec.policyName;
+  if (!policyKind || typeof policyName !== 'string') return [];
+  const policy = find(policyKind, policyName);
+  if (policy) return checkBindingAgainstPolicy(binding, policy);
+  const otherKind = policyKind === AdmissionKind.VALIDATING_ADMISSION_POLICY
+    ? AdmissionKind.MUTATING_ADMISSION_POLICY : AdmissionKind.VALIDATING_ADMISSION_POLICY;
+  if (!find(otherKind, policyName)) return [];
+  return [violation(binding, 'spec.policyName',
+    `Invalid value: ${JSON.stringify(policyName)}: names a ${otherKind}, but a ${binding.kind} binds a ${policyKind}; use a ${otherKind}Binding for it`)];
 }
 
 /** What is wrong between a binding and the policy it binds (both read from their manifests). */

@@ -1,7 +1,8 @@
-import { FieldViolation, forbidden, invalid, invalidEach, required } from './field-errors';
+import { FieldViolation, forbidden, invalid, invalidEach, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { isQualifiedName, isValidLabelValue } from './formats';
 import { validateLabels } from './metadata';
+import { unmatchableReason } from './selector-satisfiability';
 import type { LabelSelector } from '../wire/meta';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
@@ -29,5 +30,7 @@ export function validateLabelSelector(selector: LabelSelector | undefined, path:
       if (typeof v === 'string') out.push(...invalidEach(p.child('values').index(j), v, isValidLabelValue(v)));
     });
   });
+  const unmatchable = out.length === 0 ? unmatchableReason(selector) : undefined;
+  if (unmatchable) out.push(warning(path, `selects nothing: ${unmatchable}; drop or correct the contradicting requirement`));
   return out;
 }

@@ -8,6 +8,7 @@ import { validateMutatingPolicy } from './mutating-policy';
 import { validateMutatingPolicyBinding } from './mutating-policy-binding';
 import { RuleContext } from './rule-context';
 import { checkShape } from './shape';
+import { checkStructKeys, struct } from './struct-shape';
 import { validateValidatingPolicy } from './validating-policy';
 import { validateValidatingPolicyBinding } from './validating-policy-binding';
 import { Violation, ViolationSeverity } from './violation';
@@ -26,6 +27,9 @@ export interface ValidationOptions {
 const API_VERSION = FieldPath.root('apiVersion');
 const KIND = FieldPath.root('kind');
 
+/** The keys of ValidationOptions, for the check of unknown keys. */
+export const VALIDATION_OPTIONS = struct('ValidationOptions', ['kubernetesVersion']);
+
 /**
  * Checks admissionregistration.k8s.io manifests against every rule the kube-apiserver applies
  * when they are created, plus strict field validation (unknown fields, wrong JSON types).
@@ -38,6 +42,7 @@ export class ManifestValidator {
    * @param manifest the object, as parsed JSON or YAML
    */
   public static validate(manifest: any, options: ValidationOptions = {}): Violation[] {
+    checkStructKeys('ManifestValidator.validate: options', options, VALIDATION_OPTIONS);
     const version = toKubernetesVersion(options?.kubernetesVersion, 'ManifestValidator.validate: options.kubernetesVersion');
     return guard(manifest, () => validateOne(manifest, version));
   }
@@ -50,6 +55,7 @@ export class ManifestValidator {
    * @throws if `manifests` is not a list, or the version is not a KubernetesVersion (or a `1.<minor>` string)
    */
   public static validateAll(manifests: any[], options: ValidationOptions = {}): Violation[] {
+    checkStructKeys('ManifestValidator.validateAll: options', options, VALIDATION_OPTIONS);
     const version = toKubernetesVersion(options?.kubernetesVersion, 'ManifestValidator.validateAll: options.kubernetesVersion');
     if (!Array.isArray(manifests)) {
       const got = manifests === null ? 'null' : typeof manifests;

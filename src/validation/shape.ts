@@ -151,7 +151,7 @@ function isPlainObject(value: unknown): value is { [key: string]: unknown } {
 }
 
 function unknownField(path: FieldPath, key: string, typeName: string, known: string[]): FieldViolation {
-  const suggestion = closest(key, known);
+  const suggestion = closestName(key, known);
   const hint = suggestion ? `did you mean "${suggestion}"? ` : '';
   return {
     path,
@@ -161,7 +161,7 @@ function unknownField(path: FieldPath, key: string, typeName: string, known: str
 }
 
 /** The known name closest to `key` (case-insensitive equal or within two edits), if any. */
-function closest(key: string, known: string[]): string | undefined {
+export function closestName(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {

@@ -17,6 +17,7 @@ interface WebhookView {
 export function lintWebhook(webhook: ValidatingWebhook, path: FieldPath): FieldViolation[] {
   const view: WebhookView = { webhook, path, rules: (webhook.rules ?? []).filter((r) => r) };
   return [
+    ...noRules(view),
     ...wildcardWithFail(view),
     ...ownPodsUnprotected(view),
     ...leasesWithoutExclusion(view),
@@ -45,6 +46,13 @@ function excludesNamespaces(w: ValidatingWebhook, namespaces: string[]): boolean
     .filter((e) => e?.key === 'kubernetes.io/metadata.name' && e.operator === 'NotIn')
     .flatMap((e) => e.values ?? []);
   return namespaces.every((ns) => excluded.includes(ns));
+}
+
+/** A webhook without rules is valid, and never called: nothing reaches it. */
+function noRules({ path, rules }: WebhookView): FieldViolation[] {
+  if (rules.length > 0) return [];
+  return [warning(path.child('rules'), 'the webhook has no rules, so the apiserver never calls it; give it the requests it should receive '
+    + '(rules: [AdmissionResource.PODS.rule(Operation.CREATE)], or in YAML apiGroups, apiVersions, resources and operations)')];
 }
 
 function wildcardWithFail({ webhook, path, rules }: WebhookView): FieldViolation[] {
