@@ -12,6 +12,42 @@ import { Violation, ViolationSeverity } from './validation/violation';
 /** Context key: when `true`, warnings of this library fail synthesis like errors. */
 export const WARNINGS_AS_ERRORS_CONTEXT = 'cdk8s-admission:warningsAsErrors';
 
+/** Context key: when `false`, warnings are not printed at synth (they still fail it with warningsAsErrors). */
+export const PRINT_WARNINGS_CONTEXT = 'cdk8s-admission:printWarnings';
+
+/** A warning a user has looked at and accepted, on a construct and everything below it. */
+export interface Acknowledgement {
+  /** A field path (`spec.validationActions`), which also covers the paths below it, or `*` for every warning. */
+  readonly path: string;
+  readonly reason: string;
+}
+
+const ACKNOWLEDGED = Symbol.for('cdk8s-admission.Acknowledged');
+
+export function acknowledge(scope: IConstruct, acknowledgement: Acknowledgement): void {
+  const own = (scope as { [ACKNOWLEDGED]?: Acknowledgement[] })[ACKNOWLEDGED];
+  if (own) own.push(acknowledgement);
+  else Object.defineProperty(scope, ACKNOWLEDGED, { value: [acknowledgement], enumerable: false });
+}
+
+/** The acknowledgement that covers a warning at `path` of `construct`, on it or an ancestor. */
+export function acknowledgementOf(construct: IConstruct, path: string): Acknowledgement | undefined {
+  for (const scope of construct.node.scopes) {
+    const found = (scope as { [ACKNOWLEDGED]?: Acknowledgement[] })[ACKNOWLEDGED]?.find((a) => covers(a.path, path));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function covers(acknowledged: string, path: string): boolean {
+  return acknowledged === '*' || path === acknowledged || path.startsWith(`${acknowledged}.`) || path.startsWith(`${acknowledged}[`);
+}
+
+/** The warnings of a construct that nobody acknowledged. */
+export function activeWarnings(construct: IConstruct, violations: readonly Violation[]): Violation[] {
+  return violations.filter((v) => v.severity === ViolationSeverity.WARNING && !acknowledgementOf(construct, v.path));
+}
+
 export interface CheckedObject {
   readonly construct: IConstruct;
   readonly kind: AdmissionKind;
@@ -85,9 +121,10 @@ export function attachChecks(obj: CheckedObject): void {
       const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
       remember(obj.apiObject, manifest);
       const violations = violationsOf(obj, manifest);
+      const warnings = activeWarnings(obj.construct, violations);
       const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
-      const failing = violations.filter((v) => strict || v.severity === ViolationSeverity.ERROR);
-      if (!strict) printWarnings(obj.construct, violations.filter((v) => v.severity === ViolationSeverity.WARNING));
+      const failing = [...violations.filter((v) => v.severity === ViolationSeverity.ERROR), ...(strict ? warnings : [])];
+      if (!strict && !isFalse(obj.construct.node.tryGetContext(PRINT_WARNINGS_CONTEXT))) printWarnings(obj.construct, warnings);
       return failing.map((v) => `${v.path}: ${v.message}`);
     },
   });
@@ -120,12 +157,21 @@ export function violationsOf(obj: CheckedObject, manifest: any = ApiObject.proto
 const validatedManifests = new WeakMap<ApiObject, { readonly json: string; readonly violations: readonly Violation[] }>();
 
 function manifestViolations(obj: CheckedObject, manifest: any): readonly Violation[] {
-  const json = JSON.stringify(manifest);
+  const json = jsonOrUndefined(manifest);
   const last = validatedManifests.get(obj.apiObject);
-  if (last !== undefined && last.json === json) return last.violations;
+  if (json !== undefined && last !== undefined && last.json === json) return last.violations;
   const violations = ManifestValidator.validate(manifest, { kubernetesVersion: obj.kubernetesVersion });
-  validatedManifests.set(obj.apiObject, { json, violations });
+  if (json !== undefined) validatedManifests.set(obj.apiObject, { json, violations });
   return violations;
+}
+
+/** A manifest that is not JSON data (an escape hatch put a bigint in it) is validated, and not cached. */
+function jsonOrUndefined(manifest: unknown): string | undefined {
+  try {
+    return JSON.stringify(manifest);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Two objects of one kind with one name in an app: the later overwrites the earlier on apply. */
@@ -148,8 +194,13 @@ function printWarnings(construct: IConstruct, warnings: Violation[]): void {
     const line = `[${construct.node.path}] ${w.path}: ${w.message}`;
     if (seen.has(line)) continue;
     seen.add(line);
-    console.warn(`cdk8s-admission warning: ${line}`);
+    // Not console.warn, which jest prints with a stack trace of this function.
+    process.stderr.write(`cdk8s-admission warning: ${line}\n`);
   }
+}
+
+function isFalse(value: unknown): boolean {
+  return value === false || value === 'false';
 }
 
 function isTrue(value: unknown): boolean {

@@ -6,6 +6,7 @@ import { AdmissionPolicy } from './admission-policy';
 import { KubernetesVersion, toKubernetesVersion } from './kubernetes-version';
 import { objectMetadata } from './object-metadata';
 import { MatchResources, ParamRef, renderMatchResources, renderParamRef } from './policy-parts';
+import { checkStructKeys, MUTATING_POLICY_BINDING_PROPS, VALIDATING_POLICY_BINDING_PROPS } from './struct-keys';
 import { checkBindingPolicyName, readEntry } from './validation/cross-object';
 import { Violation, ViolationSeverity } from './validation/violation';
 import type * as wire from './wire/admissionregistration';
@@ -72,6 +73,8 @@ export abstract class AdmissionPolicyBinding extends Construct {
     scope: Construct, id: string, kind: AdmissionKind, options: AdmissionPolicyBindingOptions, policyName: string, localPolicy?: AdmissionPolicy,
   ) {
     super(scope, id);
+    const shape = kind === AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING ? VALIDATING_POLICY_BINDING_PROPS : MUTATING_POLICY_BINDING_PROPS;
+    checkStructKeys(this.node.path, options, shape);
     this.options = options;
     this.policyName = policyName;
     this.localPolicy = localPolicy;

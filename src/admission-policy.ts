@@ -9,7 +9,7 @@ import { objectMetadata } from './object-metadata';
 import { MatchCondition, nonEmpty, ParamKind, Variable } from './policy-parts';
 import { AdmissionPolicyProps } from './policy-props';
 import { renderResourceRule, ResourceRule } from './resource-rule';
-import { checkStructKeys, MATCH_CONDITION, RESOURCE_RULE, VARIABLE } from './struct-keys';
+import { checkStructKeys, MATCH_CONDITION, MUTATING_POLICY_PROPS, RESOURCE_RULE, VALIDATING_POLICY_PROPS, VARIABLE } from './struct-keys';
 import type * as wire from './wire/admissionregistration';
 
 /** The spec fields both policy kinds render the same way. */
@@ -43,6 +43,7 @@ export abstract class AdmissionPolicy extends Construct {
 
   protected constructor(scope: Construct, id: string, kind: AdmissionKind, props: AdmissionPolicyProps) {
     super(scope, id);
+    checkStructKeys(this.node.path, props, kind === AdmissionKind.VALIDATING_ADMISSION_POLICY ? VALIDATING_POLICY_PROPS : MUTATING_POLICY_PROPS);
     this.matchProps = props;
     this.paramKind = props.paramKind;
     this.kubernetesVersion = toKubernetesVersion(props.kubernetesVersion, `${this.node.path}: kubernetesVersion`, () => KubernetesVersion.fromContext(this));
@@ -79,13 +80,13 @@ export abstract class AdmissionPolicy extends Construct {
 
   /** Adds requests the policy applies to. */
   public addResourceRule(...rules: ResourceRule[]): void {
-    rules.forEach((rule, i) => checkStructKeys(`${this.node.path}: addResourceRule`, rule, RESOURCE_RULE, `[${i}]`));
+    rules.forEach((rule, i) => checkStructKeys(`${this.node.path}: addResourceRule`, rule, RESOURCE_RULE, { path: `[${i}]` }));
     this.resourceRules.push(...rules);
   }
 
   /** Adds requests the policy never applies to. */
   public addExcludeResourceRule(...rules: ResourceRule[]): void {
-    rules.forEach((rule, i) => checkStructKeys(`${this.node.path}: addExcludeResourceRule`, rule, RESOURCE_RULE, `[${i}]`));
+    rules.forEach((rule, i) => checkStructKeys(`${this.node.path}: addExcludeResourceRule`, rule, RESOURCE_RULE, { path: `[${i}]` }));
     this.excludeResourceRules.push(...rules);
   }
 

@@ -3,7 +3,6 @@ import { AdmissionKind } from './admission-kind';
 import { AdmissionPolicy } from './admission-policy';
 import { AdmissionPolicyBinding, AdmissionPolicyBindingOptions } from './admission-policy-binding';
 import { IMutatingPolicy, MutatingPolicy } from './mutating-policy';
-import { checkStructKeys, MUTATING_POLICY_BINDING_PROPS } from './struct-keys';
 import type * as wire from './wire/admissionregistration';
 
 /** Options of `MutatingPolicy.withBinding()`. */
@@ -26,7 +25,6 @@ export class MutatingPolicyBinding extends AdmissionPolicyBinding {
   public constructor(scope: Construct, id: string, props: MutatingPolicyBindingProps) {
     super(scope, id, AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING, props, props.policy.name,
       MutatingPolicy.isMutatingPolicy(props.policy) ? props.policy : undefined);
-    checkStructKeys(this.node.path, props, MUTATING_POLICY_BINDING_PROPS);
     if (props.policy instanceof AdmissionPolicy && !MutatingPolicy.isMutatingPolicy(props.policy)) {
       throw new Error(`${this.node.path}: ${props.policy.node.path} is not a MutatingPolicy: bind a ValidatingPolicy with a ValidatingPolicyBinding (policy.withBinding())`);
     }

@@ -5,7 +5,6 @@ import { ReinvocationPolicy } from './enums';
 import { MutatingPolicyBinding, MutatingPolicyBindingOptions } from './mutating-policy-binding';
 import { Mutation } from './mutation';
 import { AdmissionPolicyProps } from './policy-props';
-import { checkStructKeys, MUTATING_POLICY_PROPS } from './struct-keys';
 import type * as wire from './wire/admissionregistration';
 
 /** Properties of a MutatingPolicy. */
@@ -54,7 +53,6 @@ export class MutatingPolicy extends AdmissionPolicy implements IMutatingPolicy {
 
   public constructor(scope: Construct, id: string, props: MutatingPolicyProps) {
     super(scope, id, AdmissionKind.MUTATING_ADMISSION_POLICY, props);
-    checkStructKeys(this.node.path, props, MUTATING_POLICY_PROPS);
     Object.defineProperty(this, IS_MUTATING_POLICY, { value: true });
     this.mutations = [...props.mutations];
     this.reinvocationPolicy = props.reinvocationPolicy ?? ReinvocationPolicy.NEVER;

@@ -5,20 +5,20 @@
 import { VALIDATION_OPTIONS } from './validation/manifest-validator';
 import { extend, struct, StructShape } from './validation/struct-shape';
 
-const LABEL_SELECTOR_REQUIREMENT = struct('LabelSelectorRequirement', ['key', 'operator', 'values']);
-const LABEL_SELECTOR = struct('LabelSelector', ['matchLabels'], { matchExpressions: [LABEL_SELECTOR_REQUIREMENT] });
-export const RESOURCE_RULE = struct('ResourceRule', ['apiGroups', 'apiVersions', 'resources', 'operations', 'resourceNames', 'scope']);
-export const MATCH_CONDITION = struct('MatchCondition', ['name', 'expression']);
-export const VARIABLE = struct('Variable', ['name', 'expression']);
-export const VALIDATION = struct('Validation', ['expression', 'message', 'messageExpression', 'reason']);
-export const AUDIT_ANNOTATION = struct('AuditAnnotation', ['key', 'valueExpression']);
-const PARAM_KIND = struct('ParamKind', ['apiVersion', 'kind']);
-const PARAM_REF = struct('ParamRef', ['name', 'namespace', 'parameterNotFoundAction'], { selector: LABEL_SELECTOR });
-const MATCH_RESOURCES = struct('MatchResources', ['matchPolicy'], {
+const LABEL_SELECTOR_REQUIREMENT = struct('LabelSelectorRequirement', ['key:s', 'operator:s', 'values:s[]']);
+const LABEL_SELECTOR = struct('LabelSelector', ['matchLabels:m'], { matchExpressions: [LABEL_SELECTOR_REQUIREMENT] });
+export const RESOURCE_RULE = struct('ResourceRule', ['apiGroups:s[]', 'apiVersions:s[]', 'resources:s[]', 'operations:s[]', 'resourceNames:s[]', 'scope:s']);
+export const MATCH_CONDITION = struct('MatchCondition', ['name:s', 'expression:s']);
+export const VARIABLE = struct('Variable', ['name:s', 'expression:s']);
+export const VALIDATION = struct('Validation', ['expression:s', 'message:s', 'messageExpression:s', 'reason:s']);
+export const AUDIT_ANNOTATION = struct('AuditAnnotation', ['key:s', 'valueExpression:s']);
+const PARAM_KIND = struct('ParamKind', ['apiVersion:s', 'kind:s']);
+const PARAM_REF = struct('ParamRef', ['name:s', 'namespace:s', 'parameterNotFoundAction:s'], { selector: LABEL_SELECTOR });
+const MATCH_RESOURCES = struct('MatchResources', ['matchPolicy:s'], {
   resourceRules: [RESOURCE_RULE], excludeResourceRules: [RESOURCE_RULE], namespaceSelector: LABEL_SELECTOR, objectSelector: LABEL_SELECTOR,
 });
 
-const ADMISSION_POLICY_PROPS = struct('AdmissionPolicyProps', ['name', 'metadata', 'matchPolicy', 'failurePolicy', 'kubernetesVersion'], {
+const ADMISSION_POLICY_PROPS = struct('AdmissionPolicyProps', ['name:s', 'metadata', 'matchPolicy:s', 'failurePolicy:s', 'kubernetesVersion'], {
   resourceRules: [RESOURCE_RULE],
   excludeResourceRules: [RESOURCE_RULE],
   namespaceSelector: LABEL_SELECTOR,
@@ -28,31 +28,32 @@ const ADMISSION_POLICY_PROPS = struct('AdmissionPolicyProps', ['name', 'metadata
   paramKind: PARAM_KIND,
 });
 export const VALIDATING_POLICY_PROPS = extend('ValidatingPolicyProps', ADMISSION_POLICY_PROPS, [], { validations: [VALIDATION], auditAnnotations: [AUDIT_ANNOTATION] });
-export const MUTATING_POLICY_PROPS = extend('MutatingPolicyProps', ADMISSION_POLICY_PROPS, ['mutations', 'reinvocationPolicy']);
+export const MUTATING_POLICY_PROPS = extend('MutatingPolicyProps', ADMISSION_POLICY_PROPS, ['mutations', 'reinvocationPolicy:s']);
 
-export const ADMISSION_POLICY_BINDING_OPTIONS = struct('AdmissionPolicyBindingOptions', ['name', 'metadata', 'kubernetesVersion'], {
+export const ADMISSION_POLICY_BINDING_OPTIONS = struct('AdmissionPolicyBindingOptions', ['name:s', 'metadata', 'kubernetesVersion'], {
   paramRef: PARAM_REF, matchResources: MATCH_RESOURCES,
 });
-const VALIDATING_POLICY_BINDING_OPTIONS = extend('ValidatingPolicyBindingOptions', ADMISSION_POLICY_BINDING_OPTIONS, ['validationActions']);
+const VALIDATING_POLICY_BINDING_OPTIONS = extend('ValidatingPolicyBindingOptions', ADMISSION_POLICY_BINDING_OPTIONS, ['validationActions:s[]']);
 export const VALIDATING_POLICY_BINDING_PROPS = extend('ValidatingPolicyBindingProps', VALIDATING_POLICY_BINDING_OPTIONS, ['policy']);
 const MUTATING_POLICY_BINDING_OPTIONS = extend('MutatingPolicyBindingOptions', ADMISSION_POLICY_BINDING_OPTIONS, []);
 export const MUTATING_POLICY_BINDING_PROPS = extend('MutatingPolicyBindingProps', MUTATING_POLICY_BINDING_OPTIONS, ['policy']);
 
 export const WEBHOOK_OPTIONS = struct('WebhookOptions', [
-  'name', 'path', 'port', 'failurePolicy', 'matchPolicy', 'sideEffects', 'timeout', 'admissionReviewVersions', 'reinvocationPolicy', 'excludeSystemNamespaces',
+  'name:s', 'path:s', 'port:n', 'failurePolicy:s', 'matchPolicy:s', 'sideEffects:s', 'timeout', 'admissionReviewVersions:s[]', 'reinvocationPolicy:s',
+  'excludeSystemNamespaces:b',
 ], { rules: [RESOURCE_RULE], namespaceSelector: LABEL_SELECTOR, objectSelector: LABEL_SELECTOR, matchConditions: [MATCH_CONDITION] });
-const WEBHOOK_CONFIGURATION_PROPS = struct('WebhookConfigurationProps', ['name', 'metadata', 'webhooks', 'caBundle', 'kubernetesVersion']);
+const WEBHOOK_CONFIGURATION_PROPS = struct('WebhookConfigurationProps', ['name:s', 'metadata', 'webhooks', 'caBundle', 'kubernetesVersion']);
 export const VALIDATING_WEBHOOK_CONFIGURATION_PROPS = extend('ValidatingWebhookConfigurationProps', WEBHOOK_CONFIGURATION_PROPS, []);
 export const MUTATING_WEBHOOK_CONFIGURATION_PROPS = extend('MutatingWebhookConfigurationProps', WEBHOOK_CONFIGURATION_PROPS, []);
-export const ADMISSION_RESOURCE_OPTIONS = struct('AdmissionResourceOptions', ['apiGroup', 'apiVersion', 'resource', 'scope']);
-export const VALIDATION_PLUGIN_PROPS = struct('AdmissionValidationPluginProps', ['kubernetesVersion', 'warningsAsErrors']);
+export const ADMISSION_RESOURCE_OPTIONS = struct('AdmissionResourceOptions', ['apiGroup:s', 'apiVersion:s', 'resource:s', 'scope:s']);
+export const VALIDATION_PLUGIN_PROPS = struct('AdmissionValidationPluginProps', ['kubernetesVersion:s', 'warningsAsErrors:b']);
 
-const USER_INFO = struct('UserInfo', ['username', 'uid', 'groups', 'extra']);
-const GROUP_VERSION_RESOURCE = struct('GroupVersionResource', ['group', 'version', 'resource']);
-export const ADMISSION_REQUEST = struct('AdmissionRequest', ['operation', 'object', 'oldObject', 'namespaceObject', 'subResource', 'namespace', 'name', 'dryRun'], {
+const USER_INFO = struct('UserInfo', ['username:s', 'uid:s', 'groups:s[]', 'extra']);
+const GROUP_VERSION_RESOURCE = struct('GroupVersionResource', ['group:s', 'version:s', 'resource:s']);
+export const ADMISSION_REQUEST = struct('AdmissionRequest', ['operation:s', 'object', 'oldObject', 'namespaceObject', 'subResource:s', 'namespace:s', 'name:s', 'dryRun:b'], {
   userInfo: USER_INFO, resource: GROUP_VERSION_RESOURCE,
 });
-const PERMISSION = struct('Permission', ['verbs', 'apiGroups', 'resources', 'namespaces', 'resourceNames', 'nonResourceUrls', 'users']);
+const PERMISSION = struct('Permission', ['verbs:s[]', 'apiGroups:s[]', 'resources:s[]', 'namespaces:s[]', 'resourceNames:s[]', 'nonResourceUrls:s[]', 'users:s[]']);
 export const POLICY_TESTER_OPTIONS = struct('PolicyTesterOptions', ['kubernetesVersion'], { permissions: [PERMISSION] });
 
 /** Every shape, by the name of its interface (for the test that compares them). */

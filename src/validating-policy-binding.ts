@@ -3,7 +3,6 @@ import { AdmissionKind } from './admission-kind';
 import { AdmissionPolicy } from './admission-policy';
 import { AdmissionPolicyBinding, AdmissionPolicyBindingOptions } from './admission-policy-binding';
 import { ValidationAction } from './enums';
-import { checkStructKeys, VALIDATING_POLICY_BINDING_PROPS } from './struct-keys';
 import { IValidatingPolicy, ValidatingPolicy } from './validating-policy';
 import type * as wire from './wire/admissionregistration';
 
@@ -36,7 +35,6 @@ export class ValidatingPolicyBinding extends AdmissionPolicyBinding {
   public constructor(scope: Construct, id: string, props: ValidatingPolicyBindingProps) {
     super(scope, id, AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, props, props.policy.name,
       ValidatingPolicy.isValidatingPolicy(props.policy) ? props.policy : undefined);
-    checkStructKeys(this.node.path, props, VALIDATING_POLICY_BINDING_PROPS);
     if (props.policy instanceof AdmissionPolicy && !ValidatingPolicy.isValidatingPolicy(props.policy)) {
       throw new Error(`${this.node.path}: ${props.policy.node.path} is not a ValidatingPolicy: bind a MutatingPolicy with a MutatingPolicyBinding (policy.withBinding())`);
     }

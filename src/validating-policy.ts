@@ -6,7 +6,7 @@ import { ValidationReason } from './enums';
 import { nonEmpty } from './policy-parts';
 import { AdmissionPolicyProps } from './policy-props';
 import { RolloutStage, validationActionsFor } from './rollout-stage';
-import { AUDIT_ANNOTATION, checkStructKeys, VALIDATING_POLICY_PROPS, VALIDATION } from './struct-keys';
+import { AUDIT_ANNOTATION, checkStructKeys, VALIDATION } from './struct-keys';
 import { ValidatingPolicyBinding, ValidatingPolicyBindingOptions } from './validating-policy-binding';
 import type * as wire from './wire/admissionregistration';
 
@@ -86,7 +86,6 @@ export class ValidatingPolicy extends AdmissionPolicy implements IValidatingPoli
 
   public constructor(scope: Construct, id: string, props: ValidatingPolicyProps) {
     super(scope, id, AdmissionKind.VALIDATING_ADMISSION_POLICY, props);
-    checkStructKeys(this.node.path, props, VALIDATING_POLICY_PROPS);
     Object.defineProperty(this, IS_VALIDATING_POLICY, { value: true });
     this.validations = [...(props.validations ?? [])];
     this.auditAnnotations = [...(props.auditAnnotations ?? [])];

@@ -5,6 +5,7 @@ import { LabelSelector, LabelSelectorOperator, renderLabelSelector } from './lab
 import { MatchCondition, nonEmpty } from './policy-parts';
 import { renderResourceRule, ResourceRule } from './resource-rule';
 import { checkStructKeys, WEBHOOK_OPTIONS } from './struct-keys';
+import { renderValue } from './validation/field-errors';
 import { unmatchableReason } from './validation/selector-satisfiability';
 import { Violation, ViolationSeverity } from './validation/violation';
 import type * as wire from './wire/admissionregistration';
@@ -139,7 +140,10 @@ export class Webhook {
 
   /** A webhook served by a Service defined outside this app. */
   public static forServiceName(serviceName: string, namespace: string, options: WebhookOptions): Webhook {
-    if (!serviceName || !namespace) throw new Error(`webhook ${options.name}: the Service name and namespace are both required`);
+    const name = checkedName(options);
+    if (typeof serviceName !== 'string' || typeof namespace !== 'string' || !serviceName || !namespace) {
+      throw new Error(`webhook ${name}: the Service name and namespace are both required, as strings`);
+    }
     return new Webhook({ serviceName, namespace }, options);
   }
 
@@ -148,8 +152,9 @@ export class Webhook {
    * information, query or fragment; the URL is checked at synth with the apiserver's rules).
    */
   public static forUrl(url: string, options: WebhookOptions): Webhook {
+    const name = checkedName(options);
     for (const [option, value] of [['path', options.path], ['port', options.port]] as const) {
-      if (value !== undefined) throw new Error(`webhook ${options.name}: '${option}' is for Service webhooks; put it in the URL`);
+      if (value !== undefined) throw new Error(`webhook ${name}: '${option}' is for Service webhooks; put it in the URL`);
     }
     return new Webhook({ url }, options);
   }
@@ -168,7 +173,7 @@ export class Webhook {
   private readonly timeoutSeconds: number;
 
   private constructor(endpoint: Endpoint, options: WebhookOptions) {
-    checkStructKeys(`webhook ${options.name}`, options, WEBHOOK_OPTIONS);
+    checkedName(options);
     for (const [i, rule] of (options.rules ?? []).entries()) {
       if (rule.resourceNames && rule.resourceNames.length > 0) {
         throw new Error(`webhook ${options.name}: rules[${i}] names resources, which webhook rules cannot do (resourceNames is a policy feature); `
@@ -213,7 +218,7 @@ export class Webhook {
     const what = this.options.port !== undefined ? `port ${port}` : `the default port ${port} (the Service has ${ports.length === 0 ? 'no ports' : 'several ports'})`;
     return [{
       path: `${path}.clientConfig.service.port`,
-      message: `Invalid value: ${port}: ${what} is not exposed by Service ${this.endpoint.namespace}/${this.endpoint.serviceName} `
+      message: `Invalid value: ${port}: ${what} is not exposed by Service ${this.serviceRef().namespace}/${this.serviceRef().name} `
         + `(${service.node.path}), which exposes ${ports.length > 0 ? ports.join(', ') : 'none'}: set the webhook's port to one of them`,
       severity: ViolationSeverity.ERROR,
     }];
@@ -223,11 +228,23 @@ export class Webhook {
     if (this.endpoint.url !== undefined) return { url: this.endpoint.url };
     return {
       service: {
-        name: this.endpoint.serviceName!,
-        namespace: this.endpoint.namespace!,
+        ...this.serviceRef(),
         ...(this.options.path !== undefined ? { path: this.options.path } : {}),
         port: this.servicePort(),
       },
+    };
+  }
+
+  /**
+   * The Service's name and namespace. A Service of this app is read at each rendering, so that a
+   * rename after the webhook was created (`addJsonPatch` on metadata.name) is followed.
+   */
+  private serviceRef(): { name: string; namespace: string } {
+    const service = this.endpoint.service;
+    const metadata = service ? (service.toJson()?.metadata ?? {}) : {};
+    return {
+      name: typeof metadata.name === 'string' ? metadata.name : this.endpoint.serviceName!,
+      namespace: typeof metadata.namespace === 'string' ? metadata.namespace : this.endpoint.namespace!,
     };
   }
 
@@ -255,12 +272,22 @@ export class Webhook {
   private renderNamespaceSelector(): wireMeta.LabelSelector {
     const selector = renderLabelSelector(this.options.namespaceSelector);
     if (this.options.excludeSystemNamespaces === false) return selector;
-    const excluded = [...new Set([this.endpoint.namespace, 'kube-system'].filter((n): n is string => !!n))];
+    const namespace = this.endpoint.url === undefined ? this.serviceRef().namespace : undefined;
+    const excluded = [...new Set([namespace, 'kube-system'].filter((n): n is string => !!n))];
     return {
       ...selector,
       matchExpressions: [...(selector.matchExpressions ?? []), { key: NAMESPACE_LABEL, operator: LabelSelectorOperator.NOT_IN, values: excluded }],
     };
   }
+}
+
+/** The options' webhook name, once the options are known to be a WebhookOptions with a string name. */
+function checkedName(options: WebhookOptions): string {
+  if (typeof options?.name !== 'string') {
+    throw new Error(`Webhook: options.name must be a string, the webhook's fully qualified name (validate.pods.example.com), got ${renderValue(options?.name).slice(0, 60)}`);
+  }
+  checkStructKeys(`webhook ${options.name}`, options, WEBHOOK_OPTIONS);
+  return options.name;
 }
 
 function serviceApiObject(service: IConstruct): ApiObject {

@@ -72,7 +72,7 @@ describe('unknown keys are rejected where they are given, with the nearest known
   });
 });
 
-// eslint-disable-next-line no-bitwise
+/* eslint-disable no-bitwise */
 const hasFlag = (symbol: ts.Symbol, flag: ts.SymbolFlags) => (symbol.flags & flag) !== 0;
 
 describe('the key lists match the TypeScript interfaces', () => {
@@ -85,7 +85,7 @@ describe('the key lists match the TypeScript interfaces', () => {
     if (hasFlag(symbol, ts.SymbolFlags.Interface)) interfaces.set(symbol.name, checker.getDeclaredTypeOfSymbol(symbol));
   }
 
-  /** What the interface says: each property, and the struct (or list of structs) it holds, if one of the shapes. */
+  /** What the interface says: each property's kind, or the struct (or list of structs) it holds, if one of the shapes. */
   function declared(type: ts.Type): Record<string, string> {
     const out: Record<string, string> = {};
     for (const property of checker.getPropertiesOfType(type)) {
@@ -93,16 +93,30 @@ describe('the key lists match the TypeScript interfaces', () => {
       const element = checker.isArrayType(t) ? checker.getTypeArguments(t as ts.TypeReference)[0] : t;
       const name = element.getSymbol()?.name ?? '';
       const isShape = STRUCT_SHAPES.some((s) => s.name === name);
-      out[property.name] = isShape ? (checker.isArrayType(t) ? `[${name}]` : name) : '';
+      out[property.name] = isShape ? (checker.isArrayType(t) ? `[${name}]` : name) : kindOf(t);
     }
     return out;
+  }
+
+  const STRING_FLAGS = ts.TypeFlags.String | ts.TypeFlags.StringLiteral | ts.TypeFlags.EnumLiteral | ts.TypeFlags.Enum;
+  const isStringLike = (t: ts.Type) => (t.flags & STRING_FLAGS) !== 0
+    || (t.isUnion() && t.types.every(isStringLike));
+
+  function kindOf(t: ts.Type): string {
+    if (isStringLike(t)) return 's';
+    if (checker.isArrayType(t) && isStringLike(checker.getTypeArguments(t as ts.TypeReference)[0])) return 's[]';
+    if ((t.flags & ts.TypeFlags.Number) !== 0) return 'n';
+    if ((t.flags & ts.TypeFlags.Boolean) !== 0 || (t.isUnion() && t.types.every((u) => (u.flags & ts.TypeFlags.BooleanLiteral) !== 0))) return 'b';
+    const stringIndex = checker.getIndexInfoOfType(t, ts.IndexKind.String);
+    if (stringIndex && isStringLike(stringIndex.type) && checker.getPropertiesOfType(t).length === 0) return 'm';
+    return 'x';
   }
 
   function described(shape: StructShape): Record<string, string> {
     const out: Record<string, string> = {};
     for (const key of shape.keys) {
       const nested = shape.nested[key];
-      out[key] = nested === undefined ? '' : Array.isArray(nested) ? `[${nested[0].name}]` : (nested as StructShape).name;
+      out[key] = nested === undefined ? shape.kinds[key] : Array.isArray(nested) ? `[${nested[0].name}]` : (nested as StructShape).name;
     }
     return out;
   }

@@ -1,4 +1,4 @@
-import { ApiObject, Chart, Duration, Lazy, Testing } from 'cdk8s';
+import { ApiObject, Chart, Duration, JsonPatch, Lazy, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import {
@@ -156,6 +156,16 @@ describe('Webhook.forService', () => {
       ports.push(8443);
       expect(Testing.synth(chart)[1].webhooks[0].clientConfig.service.port).toBe(8443);
     });
+  });
+
+  test('follows a Service renamed or moved by a JSON patch after the webhook was made', () => {
+    const chart = Testing.chart();
+    const svc = service(chart);
+    new ValidatingWebhookConfiguration(chart, 'config', { webhooks: [Webhook.forService(svc, hook())] });
+    svc.addJsonPatch(JsonPatch.replace('/metadata/name', 'renamed'), JsonPatch.replace('/metadata/namespace', 'moved'));
+    const [, config] = Testing.synth(chart);
+    expect(config.webhooks[0].clientConfig.service).toEqual({ name: 'renamed', namespace: 'moved', port: 443 });
+    expect(config.webhooks[0].namespaceSelector.matchExpressions).toEqual([{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['moved', 'kube-system'] }]);
   });
 
   test('the configuration is written after the Service', () => {

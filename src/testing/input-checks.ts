@@ -8,6 +8,8 @@ import { setDataKey } from '../cel/data-keys';
 import { Operation } from '../enums';
 import { KubernetesVersion } from '../kubernetes-version';
 import { ADMISSION_REQUEST, checkStructKeys } from '../struct-keys';
+import { renderValue } from '../validation/field-errors';
+import { MAX_REQUEST_BYTES } from '../validation/json-data';
 import { ManifestValidator } from '../validation/manifest-validator';
 import { ViolationSeverity } from '../validation/violation';
 
@@ -18,13 +20,7 @@ import { ViolationSeverity } from '../validation/violation';
  */
 export const MAX_JSON_DEPTH = 1_000;
 
-/**
- * The largest request body the apiserver reads: 3 MiB (measured on the 1.37 apiserver: a ConfigMap
- * of 3,145,729 bytes of JSON is answered `413 Request entity too large: limit is 3145728`, one of
- * 3,145,728 bytes reaches validation). A stored object (oldObject, namespaceObject) came through
- * such a request, so no object the tester is given can be larger.
- */
-export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+export { MAX_REQUEST_BYTES };
 
 const OPERATIONS: ReadonlySet<string> = new Set([Operation.CREATE, Operation.UPDATE, Operation.DELETE, Operation.CONNECT]);
 
@@ -113,7 +109,7 @@ function isObject(value: unknown): value is { [key: string]: unknown } {
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value} (${JSON.stringify(value)?.slice(0, 40)})`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value} (${renderValue(value).slice(0, 40)})`;
 }
 
 const DNS_LABELISH = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -121,12 +117,13 @@ const DNS_LABELISH = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 /** The request's problems as the apiserver could never receive it; the request with its objects copied. */
 export function checkedRequest(input: AdmissionRequest): AdmissionRequest {
   if (!isObject(input)) throw new Error(`review: the request must be an object with an operation, got ${describe(input)}`);
-  checkStructKeys('review', input, ADMISSION_REQUEST);
+  // Its objects are checked for JSON data as they are copied, within the request size limit.
+  checkStructKeys('review', input, ADMISSION_REQUEST, { jsonData: false });
   const operation = input.operation as string;
   if (operation === Operation.ALL) throw new Error('review: a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
   if (!OPERATIONS.has(operation)) {
     const hint = typeof operation === 'string' && OPERATIONS.has(operation.toUpperCase()) ? ` (operations are upper case: Operation.${operation.toUpperCase()})` : '';
-    throw new Error(`review: unknown operation ${JSON.stringify(operation)}${hint}: a request's operation is CREATE, UPDATE, DELETE or CONNECT`);
+    throw new Error(`review: unknown operation ${renderValue(operation).slice(0, 60)}${hint}: a request's operation is CREATE, UPDATE, DELETE or CONNECT`);
   }
   for (const key of ['object', 'oldObject', 'namespaceObject'] as const) {
     const value = input[key];
@@ -142,20 +139,30 @@ export function checkedRequest(input: AdmissionRequest): AdmissionRequest {
   }
   if (operation === Operation.CREATE && present(input.oldObject)) throw new Error('review: a CREATE request has no oldObject (nothing exists yet)');
   checkResource(input);
+  checkUserExtra(input.userInfo?.extra);
   const namespaceObject = input.namespaceObject;
   if (present(namespaceObject)) checkNamespaceObject(namespaceObject);
   return {
     ...input,
+    // A stored object (oldObject, namespaceObject) came through such a request too, so none can be larger.
     object: copyJson(input.object, 'review: object', MAX_REQUEST_BYTES),
     oldObject: copyJson(input.oldObject, 'review: oldObject', MAX_REQUEST_BYTES),
     namespaceObject: copyJson(namespaceObject, 'review: namespaceObject', MAX_REQUEST_BYTES),
   };
 }
 
+/** `userInfo.extra` (its other fields have the types of UserInfo's, checked with the request's keys). */
+function checkUserExtra(extra: unknown): void {
+  const isStringList = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  if (extra !== undefined && (!isObject(extra) || !Object.values(extra).every(isStringList))) {
+    throw new Error(`review: userInfo.extra must map keys to lists of strings (e.g. { scopes: ['a'] }), got ${describe(extra)}`);
+  }
+}
+
 function checkResource(input: AdmissionRequest): void {
-  const resource = input.resource as unknown;
+  // An object with string fields, as the request's key check made sure.
+  const resource = input.resource;
   if (resource === undefined) return;
-  if (!isObject(resource)) throw new Error(`review: resource must be { group, version, resource }, got ${describe(resource)}`);
   const { group, version, resource: name } = resource;
   if (typeof group !== 'string' || (group !== '' && !DNS_LABELISH.test(group))) {
     throw new Error(`review: resource.group must be an API group ('' for the core group, 'apps', ...), got ${describe(group)}`);
@@ -170,7 +177,7 @@ function checkResource(input: AdmissionRequest): void {
 function checkNamespaceObject(namespace: unknown): void {
   const ns = namespace as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
   if (ns.kind !== 'Namespace' || ns.apiVersion !== 'v1') {
-    throw new Error(`review: namespaceObject must be a v1 Namespace, got apiVersion ${JSON.stringify(ns.apiVersion)} and kind ${JSON.stringify(ns.kind)}`);
+    throw new Error(`review: namespaceObject must be a v1 Namespace, got apiVersion ${renderValue(ns.apiVersion).slice(0, 60)} and kind ${renderValue(ns.kind).slice(0, 60)}`);
   }
   if (typeof ns.metadata?.name !== 'string' || ns.metadata.name === '') throw new Error('review: namespaceObject has no metadata.name');
 }

@@ -148,9 +148,9 @@ export class PolicyTester {
     const resource = request.resource ?? (gvk && known ? { group: gvk.group, version: gvk.version, resource: known.resource } : undefined);
     if (!resource) {
       const what = gvk ? `${gvk.group || 'core'}/${gvk.version} ${gvk.kind}` : object ? 'an object without apiVersion and kind' : 'a request without an object';
-      throw new Error(`cannot infer the resource of ${what}: give \`resource: { group, version, resource }\` in the request (needed for custom resources)`);
+      throw new Error(`review: cannot infer the resource of ${what}: give \`resource: { group, version, resource }\` in the request (needed for custom resources)`);
     }
-    if (request.operation === Operation.ALL) throw new Error('a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
+    if (request.operation === Operation.ALL) throw new Error('review: a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
     // For a Namespace itself, the apiserver's request namespace is the Namespace's name.
     const namespace = request.namespace ?? (isNamespace(object) ? object?.metadata?.name : object?.metadata?.namespace) ?? '';
     const namespaced = known ? known.namespaced : namespace !== '';

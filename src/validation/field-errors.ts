@@ -12,13 +12,32 @@ export interface FieldViolation {
   readonly severity: ViolationSeverity;
 }
 
+/**
+ * A bad value as JSON, for messages. A list or map nested more than a few levels is elided
+ * (`[[[...]]]`) rather than rendered, so that a pathological value cannot blow the stack or the
+ * message up; the apiserver's messages name such values by type only.
+ */
 export function renderValue(value: unknown): string {
   if (value === undefined) return 'null';
+  if (typeof value === 'object' && value !== null && nestedDeeperThan(value, MAX_RENDERED_DEPTH)) {
+    return Array.isArray(value) ? '[...]' : '{...}';
+  }
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    return Array.isArray(value) ? '[...]' : typeof value === 'object' ? '{...}' : String(value);
   }
+}
+
+const MAX_RENDERED_DEPTH = 32;
+
+function nestedDeeperThan(value: object, depth: number): boolean {
+  let level: unknown[] = [value];
+  for (let d = 0; d < depth; d++) {
+    level = level.flatMap((v) => (typeof v === 'object' && v !== null ? Object.values(v) : []));
+    if (level.length === 0) return false;
+  }
+  return true;
 }
 
 function error(path: FieldPath, message: string): FieldViolation {

@@ -4,6 +4,7 @@ import { validateCrossObject } from './cross-object';
 import { defaultExpressionChecker } from './expression-checker';
 import { FieldViolation, invalid, notSupported, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
+import { inspectJson, MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from './json-data';
 import { validateMutatingPolicy } from './mutating-policy';
 import { validateMutatingPolicyBinding } from './mutating-policy-binding';
 import { RuleContext } from './rule-context';
@@ -83,6 +84,20 @@ function isInAdmissionGroup(manifest: unknown): boolean {
 function validateOne(manifest: unknown, version: KubernetesVersion): FieldViolation[] {
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
     return [invalid(KIND, manifest, 'a manifest must be a JSON object with apiVersion and kind')];
+  }
+  const { problem: notJson, bytes } = inspectJson(manifest, { maxDepth: MAX_JSON_DEPTH });
+  if (notJson) {
+    const path = notJson.segments.reduce((p: FieldPath, k) => (typeof k === 'number' ? p.index(k) : p.child(k)), FieldPath.root(''));
+    const detail = notJson.message.startsWith('nested deeper') ? 'the apiserver\'s JSON decoder refuses it (exceeded max depth)' : 'a manifest holds only JSON data';
+    return [{ path, message: `Invalid value: ${notJson.message}: ${detail}`, severity: ViolationSeverity.ERROR }];
+  }
+  if (bytes > MAX_REQUEST_BYTES) {
+    return [{
+      path: FieldPath.root(''),
+      message: `Too long: the manifest is ${bytes.toLocaleString('en-US')} bytes of JSON, over the apiserver's request limit of `
+        + `${MAX_REQUEST_BYTES.toLocaleString('en-US')} (it answers 413 Request entity too large)`,
+      severity: ViolationSeverity.ERROR,
+    }];
   }
   const { apiVersion, kind } = manifest as { apiVersion?: unknown; kind?: unknown };
   if (!isAdmissionKind(kind)) {

@@ -1,19 +1,44 @@
 // How a struct of the public API is checked for keys it does not declare (see src/struct-keys.ts).
+import { jsonDataProblem } from './json-data';
 import { closestName } from './shape';
 
-/** A struct as the key check sees it: its properties, and which of them hold structs or lists of them. */
+/** Deeper than any struct of the API, and shallow enough for the recursive code that renders props. */
+const MAX_PROPS_DEPTH = 1_000;
+
+/** Props hold JSON data, besides class instances (Mutation, Duration, KubernetesVersion) and cdk8s tokens. */
+function checkJsonData(where: string, value: unknown): void {
+  const problem = jsonDataProblem(value, { maxDepth: MAX_PROPS_DEPTH, skipNonPlain: true });
+  if (problem) throw new Error(`${where}: ${problem.path || 'the value'}: ${problem.message}`);
+}
+
+/**
+ * What a property holds, as far as the check reads it: `s` a string (enums included), `s[]` a list
+ * of strings, `n` a number, `b` a boolean, `m` a map of strings (labels), `x` anything (a class
+ * instance, an object of the user's, a version given as a string or a KubernetesVersion).
+ */
+export type ValueKind = 's' | 's[]' | 'n' | 'b' | 'm' | 'x';
+
+/** A struct as the check sees it: its properties, what each holds, and which hold structs or lists of them. */
 export interface StructShape {
   readonly name: string;
   readonly keys: readonly string[];
+  readonly kinds: { readonly [key: string]: ValueKind };
   readonly nested: { readonly [key: string]: StructShape | readonly [StructShape] };
 }
 
-export function struct(name: string, keys: readonly string[], nested: StructShape['nested'] = {}): StructShape {
-  return { name, keys: [...keys, ...Object.keys(nested)], nested };
+/** A shape from `key:kind` entries (`name:s`, `values:s[]`; no kind is `x`) and the struct-valued keys. */
+export function struct(name: string, entries: readonly string[], nested: StructShape['nested'] = {}): StructShape {
+  const kinds: { [key: string]: ValueKind } = {};
+  for (const entry of entries) {
+    const [key, kind] = entry.split(':');
+    kinds[key] = (kind ?? 'x') as ValueKind;
+  }
+  return { name, keys: [...Object.keys(kinds), ...Object.keys(nested)], kinds, nested };
 }
 
-export function extend(name: string, base: StructShape, keys: readonly string[], nested: StructShape['nested'] = {}): StructShape {
-  return struct(name, [...base.keys.filter((k) => !(k in base.nested)), ...keys], { ...base.nested, ...nested });
+export function extend(name: string, base: StructShape, entries: readonly string[], nested: StructShape['nested'] = {}): StructShape {
+  const inherited = Object.entries(base.kinds).map(([key, kind]) => `${key}:${kind}`);
+  return struct(name, [...inherited, ...entries], { ...base.nested, ...nested });
 }
 
 function isPlainObject(value: unknown): value is { [key: string]: unknown } {
@@ -22,12 +47,26 @@ function isPlainObject(value: unknown): value is { [key: string]: unknown } {
   return prototype === Object.prototype || prototype === null;
 }
 
+/** How `checkStructKeys` reads a value. */
+export interface StructCheckOptions {
+  /** Where the value sits in a larger one (`[1]` for the second of several rules), for messages. */
+  readonly path?: string;
+  /** Whether to refuse what is not JSON data (cycles, bigints, functions, deep nesting). Default true. */
+  readonly jsonData?: boolean;
+}
+
 /**
  * Throws when `value`, or a struct in it, has a key its struct does not declare: `where: unknown
- * property validations[0].mesage: a Validation has no "mesage"; did you mean "message"? ...`.
- * Values that are not plain objects (a class instance, a token) are not looked into.
+ * property validations[0].mesage: Validation has no "mesage"; did you mean "message"? ...`, or
+ * holds what is not JSON data. Values that are not plain objects (a class instance, a token) are
+ * not looked into.
  */
-export function checkStructKeys(where: string, value: unknown, shape: StructShape, path = ''): void {
+export function checkStructKeys(where: string, value: unknown, shape: StructShape, options: StructCheckOptions = {}): void {
+  if (options.jsonData !== false) checkJsonData(options.path ? `${where} ${options.path}` : where, value);
+  checkKeys(where, value, shape, options.path ?? '');
+}
+
+function checkKeys(where: string, value: unknown, shape: StructShape, path: string): void {
   if (!isPlainObject(value)) return;
   for (const key of Object.keys(value)) {
     const at = path ? `${path}.${key}` : key;
@@ -36,13 +75,44 @@ export function checkStructKeys(where: string, value: unknown, shape: StructShap
       const hint = suggestion ? `did you mean "${suggestion}"? ` : '';
       throw new Error(`${where}: unknown property ${at}: ${shape.name} has no "${key}"; ${hint}its properties are ${[...shape.keys].sort().join(', ')}`);
     }
-    const nested = shape.nested[key];
     const item = value[key];
-    if (nested === undefined || item === undefined) continue;
-    if (Array.isArray(nested)) {
-      if (Array.isArray(item)) item.forEach((element, i) => checkStructKeys(where, element, nested[0], `${at}[${i}]`));
+    if (item === undefined) continue;
+    const nested = shape.nested[key];
+    if (nested === undefined) {
+      const wrong = wrongKind(item, shape.kinds[key]);
+      if (wrong) throw new Error(`${where}: ${at} must be ${wrong}, got ${shown(item)}`);
+    } else if (Array.isArray(nested)) {
+      if (!Array.isArray(item)) throw new Error(`${where}: ${at} must be a list of ${nested[0].name}, got ${shown(item)}`);
+      item.forEach((element, i) => checkStruct(where, element, nested[0], `${at}[${i}]`));
     } else {
-      checkStructKeys(where, item, nested as StructShape, at);
+      checkStruct(where, item, nested as StructShape, at);
     }
   }
+}
+
+function checkStruct(where: string, value: unknown, shape: StructShape, at: string): void {
+  if (!isPlainObject(value)) throw new Error(`${where}: ${at} must be a ${shape.name} (an object with ${shape.keys.join(', ')}), got ${shown(value)}`);
+  checkKeys(where, value, shape, at);
+}
+
+const isStringList = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** What `value` should have been, when it is not of `kind`. */
+function wrongKind(value: unknown, kind: ValueKind): string | undefined {
+  switch (kind) {
+    case 's': return typeof value === 'string' ? undefined : 'a string';
+    case 's[]': return isStringList(value) ? undefined : 'a list of strings';
+    case 'n': return typeof value === 'number' ? undefined : 'a number';
+    case 'b': return typeof value === 'boolean' ? undefined : 'true or false';
+    case 'm': return isPlainObject(value) && Object.values(value).every((v) => typeof v === 'string') ? undefined : 'a map of strings';
+    default: return undefined;
+  }
+}
+
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return isPlainObject(value) ? 'an object' : `a ${value.constructor?.name ?? 'non-plain object'}`;
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)})`;
+  return `a ${typeof value} (${String(value)})`;
 }

@@ -89,7 +89,7 @@ describe('requests the apiserver could never receive', () => {
 
   test('a resource that is not a resource', () => {
     const create = (resource: unknown) => () => tester.review({ operation: Operation.CREATE, object: cm(), resource: resource as any });
-    expect(create('configmaps')).toThrow(/resource must be \{ group, version, resource \}/);
+    expect(create('configmaps')).toThrow(/resource must be a GroupVersionResource \(an object with group, version, resource\)/);
     expect(create({ group: '', version: 'v1', resource: 'ConfigMap' })).toThrow(/looks like a kind/);
     expect(create({ group: '', version: '', resource: 'configmaps' })).toThrow(/resource.version must be an API version/);
     expect(create({ group: 'Apps', version: 'v1', resource: 'configmaps' })).toThrow(/resource.group must be an API group/);
