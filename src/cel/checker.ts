@@ -174,16 +174,22 @@ export class CelExpressionChecker implements ExpressionChecker {
   /** Variable i's output type, and the name of the variable before it (to tell another list of variables apart). */
   private readonly variableTypes: Array<{ readonly previous: string | undefined; readonly type: string }> = [];
 
+  /** What the last list of variable names is known to hold, extended as the list grows (the validator appends to one list). */
+  private view?: { names: readonly string[]; length: number; known: number; index: Map<string, number> };
+
   public check(expression: string, environment: ExpressionEnvironment): string[] {
     const names = environment.variables;
-    // A recorded type holds while every variable before it is the one it was checked after: checked
-    // along the list, that is one comparison per variable.
-    let known = true;
-    const variables: TypedVariable[] = names.map((name, i) => {
-      const recorded = this.variableTypes[i];
-      known = known && recorded !== undefined && recorded.previous === (i === 0 ? undefined : names[i - 1]);
-      return { name, type: known ? recorded.type : 'dyn' };
-    });
+    const view = this.viewOf(names);
+    const typeAt = (i: number) => (i < view.known ? this.variableTypes[i].type : 'dyn');
+    // Declaring only the variables the expression names keeps a policy of n variables at n small
+    // environments, rather than environments of 1, 2, ..., n fields. Anything else (a name not
+    // declared yet, `variables` used whole) is compiled against every visible variable, so that
+    // the errors are the apiserver's.
+    const named = namedVariables(expression);
+    const indices = named?.map((name) => view.index.get(name) ?? -1);
+    const variables: TypedVariable[] = named && indices!.every((i) => i >= 0)
+      ? named.map((name, j) => ({ name, type: typeAt(indices![j]) }))
+      : names.map((name, i) => ({ name, type: typeAt(i) }));
     const spec: EnvironmentSpec = {
       field: environment.field,
       hasParams: environment.hasParams,
@@ -197,4 +203,41 @@ export class CelExpressionChecker implements ExpressionChecker {
     }
     return [...result.errors];
   }
+
+  /**
+   * The index of each name in `names` (the last, for a repeated one) and how many of the recorded
+   * types hold for it: a recorded type holds while every variable before it is the one it was
+   * checked after. Kept for the list, so that a list that grows by one name costs one step.
+   */
+  private viewOf(names: readonly string[]): NonNullable<CelExpressionChecker['view']> {
+    let view = this.view;
+    if (!view || view.names !== names || view.length > names.length) {
+      view = { names, length: 0, known: 0, index: new Map() };
+      this.view = view;
+    }
+    for (let i = view.length; i < names.length; i++) {
+      view.index.set(names[i], i);
+      const recorded = this.variableTypes[i];
+      if (view.known === i && recorded !== undefined && recorded.previous === (i === 0 ? undefined : names[i - 1])) view.known = i + 1;
+    }
+    view.length = names.length;
+    return view;
+  }
+}
+
+const VARIABLE_USE = /\bvariables\b(?:\s*\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*))?/g;
+
+/**
+ * The names an expression selects from `variables` (`variables.a`, `variables.?b`), in order of
+ * first use; undefined when it uses `variables` otherwise (whole, or indexed). Read from the text,
+ * so a string that mentions `variables.x` adds x, which only makes the environment larger.
+ */
+function namedVariables(expression: string): string[] | undefined {
+  if (!expression.includes('variables')) return [];
+  const names = new Set<string>();
+  for (const m of expression.matchAll(VARIABLE_USE)) {
+    if (m[1] === undefined) return undefined;
+    names.add(m[1]);
+  }
+  return [...names];
 }

@@ -44,6 +44,7 @@ export const VARIABLES_TYPE = 'kubernetes.variables';
 
 const versionEnvironments = new Map<number, CelEnvironment>();
 const fieldEnvironments = new Map<string, CelEnvironment>();
+const ENVIRONMENT_CACHE_LIMIT = 10_000;
 
 export function environmentKey(spec: EnvironmentSpec): string {
   const vars = spec.variables.map((v) => `${v.name}:${v.type}`).join(',');
@@ -136,6 +137,8 @@ export function environmentFor(spec: EnvironmentSpec): CelEnvironment {
     env.registerVariable('variables', VARIABLES_TYPE);
   }
   if (isMutation(spec.field)) MUTATION_TYPES.install(env);
+  // One per distinct set of typed variables: a policy of many variables makes many.
+  if (fieldEnvironments.size >= ENVIRONMENT_CACHE_LIMIT) fieldEnvironments.clear();
   fieldEnvironments.set(key, env);
   return env;
 }

@@ -9,7 +9,10 @@ export interface ExpressionEnvironment {
   readonly field: ExpressionField;
   /** The policy has a paramKind, so `params` is declared. */
   readonly hasParams: boolean;
-  /** The variables declared before this expression (`variables.<name>`), in order. */
+  /**
+   * The variables declared before this expression (`variables.<name>`), in order. Read during the
+   * call only: the validator appends to the same list as it goes.
+   */
   readonly variables: readonly string[];
   readonly kubernetesVersion: KubernetesVersion;
 }

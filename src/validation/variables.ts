@@ -12,7 +12,9 @@ import type { Variable } from '../wire/admissionregistration';
  */
 export function validateVariables(variables: readonly Variable[], path: FieldPath, ctx: RuleContext, hasParams: boolean): FieldViolation[] {
   const out: FieldViolation[] = [];
+  // One list, appended to: the checker reads it during each call only, and follows its growth.
   const declared: string[] = [];
+  const isDeclared = new Set<string>();
   variables.forEach((variable, i) => {
     if (!variable) return;
     const p = path.index(i);
@@ -22,7 +24,7 @@ export function validateVariables(variables: readonly Variable[], path: FieldPat
     } else {
       // The apiserver checks the name as written: surrounding spaces make it invalid.
       out.push(...invalidEach(p.child('name'), name, isCelIdentifier(name)));
-      if (declared.includes(name)) {
+      if (isDeclared.has(name)) {
         out.push(warning(p.child('name'), `Duplicate value: "${name}": a variable of this name is declared before; the later one replaces it for the expressions after it`));
       }
     }
@@ -30,9 +32,12 @@ export function validateVariables(variables: readonly Variable[], path: FieldPat
     if (expression.trim() === '') {
       out.push(required(p.child('expression'), 'expression is not specified'));
     } else {
-      out.push(...ctx.checkExpression(p.child('expression'), expression, { field: ExpressionField.VARIABLE, hasParams, variables: [...declared] }));
+      out.push(...ctx.checkExpression(p.child('expression'), expression, { field: ExpressionField.VARIABLE, hasParams, variables: declared }));
     }
-    if (declares(variable) && !declared.includes(name)) declared.push(name);
+    if (declares(variable) && !isDeclared.has(name)) {
+      declared.push(name);
+      isDeclared.add(name);
+    }
   });
   return out;
 }
@@ -48,9 +53,9 @@ function declares(variable: Variable | undefined): boolean {
 
 /** The names of the variables a policy declares, in order, for the expressions that follow them. */
 export function declaredVariables(variables: readonly Variable[]): string[] {
-  const names: string[] = [];
+  const names = new Set<string>();
   for (const v of variables) {
-    if (declares(v) && !names.includes(v.name ?? '')) names.push(v.name ?? '');
+    if (declares(v)) names.add(v.name ?? '');
   }
-  return names;
+  return [...names];
 }
