@@ -192,13 +192,14 @@ export class Webhook {
   /** @internal */
   public _render(mutating: boolean, caBundle: string | undefined): wire.MutatingWebhook {
     const o = this.options;
+    const service = this.serviceAsRendered();
     return {
       name: o.name,
-      clientConfig: { ...this.renderClientConfig(), ...(caBundle !== undefined ? { caBundle } : {}) },
+      clientConfig: { ...this.renderClientConfig(service), ...(caBundle !== undefined ? { caBundle } : {}) },
       ...nonEmpty('rules', (o.rules ?? []).map(renderResourceRule)),
       failurePolicy: o.failurePolicy ?? FailurePolicy.FAIL,
       matchPolicy: o.matchPolicy ?? MatchPolicy.EQUIVALENT,
-      namespaceSelector: this.renderNamespaceSelector(),
+      namespaceSelector: this.renderNamespaceSelector(service),
       objectSelector: renderLabelSelector(o.objectSelector),
       ...nonEmpty('matchConditions', (o.matchConditions ?? []).map((c) => ({ name: c.name, expression: c.expression }))),
       sideEffects: o.sideEffects ?? SideEffects.NONE,
@@ -210,75 +211,87 @@ export class Webhook {
 
   /** The Service port checks, for a Service of this app. @internal */
   public _checkService(path: string): Violation[] {
-    const service = this._service;
-    if (!service) return [];
-    const ports = servicePorts(service);
-    const port = this.servicePort();
-    if (ports.includes(port)) return [];
-    const what = this.options.port !== undefined ? `port ${port}` : `the default port ${port} (the Service has ${ports.length === 0 ? 'no ports' : 'several ports'})`;
+    if (!this._service) return [];
+    const service = this.serviceAsRendered();
+    const port = this.servicePort(service);
+    if (service.ports.includes(port)) return [];
+    const what = this.options.port !== undefined ? `port ${port}` : `the default port ${port} (the Service has ${service.ports.length === 0 ? 'no ports' : 'several ports'})`;
     return [{
       path: `${path}.clientConfig.service.port`,
-      message: `Invalid value: ${port}: ${what} is not exposed by Service ${this.serviceRef().namespace}/${this.serviceRef().name} `
-        + `(${service.node.path}), which exposes ${ports.length > 0 ? ports.join(', ') : 'none'}: set the webhook's port to one of them`,
+      message: `Invalid value: ${port}: ${what} is not exposed by Service ${service.namespace}/${service.name} `
+        + `(${this._service.node.path}), which exposes ${service.ports.length > 0 ? service.ports.join(', ') : 'none'}: set the webhook's port to one of them`,
       severity: ViolationSeverity.ERROR,
     }];
   }
 
-  private renderClientConfig(): wire.WebhookClientConfig {
+  private renderClientConfig(service: RenderedService): wire.WebhookClientConfig {
     if (this.endpoint.url !== undefined) return { url: this.endpoint.url };
     return {
       service: {
-        ...this.serviceRef(),
+        name: service.name,
+        namespace: service.namespace,
         ...(this.options.path !== undefined ? { path: this.options.path } : {}),
-        port: this.servicePort(),
+        port: this.servicePort(service),
       },
     };
   }
 
   /**
-   * The Service's name and namespace. A Service of this app is read at each rendering, so that a
-   * rename after the webhook was created (`addJsonPatch` on metadata.name) is followed.
+   * The Service's name, namespace and ports. A Service of this app is read at each rendering, so
+   * that a rename after the webhook was created (`addJsonPatch` on metadata.name) is followed.
    */
-  private serviceRef(): { name: string; namespace: string } {
+  private serviceAsRendered(): RenderedService {
+    const fallback = { name: this.endpoint.serviceName ?? '', namespace: this.endpoint.namespace ?? '', ports: [] };
     const service = this.endpoint.service;
-    const metadata = service ? (service.toJson()?.metadata ?? {}) : {};
+    if (!service) return fallback;
+    const manifest = service.toJson() ?? {};
+    const metadata = manifest.metadata ?? {};
+    const ports: Array<{ port?: unknown }> = Array.isArray(manifest.spec?.ports) ? manifest.spec.ports : [];
     return {
-      name: typeof metadata.name === 'string' ? metadata.name : this.endpoint.serviceName!,
-      namespace: typeof metadata.namespace === 'string' ? metadata.namespace : this.endpoint.namespace!,
+      name: typeof metadata.name === 'string' ? metadata.name : fallback.name,
+      namespace: typeof metadata.namespace === 'string' ? metadata.namespace : fallback.namespace,
+      ports: ports.map((p) => p?.port).filter((p): p is number => typeof p === 'number'),
     };
   }
 
-  private servicePort(): number {
+  private servicePort(service: RenderedService): number {
     if (this.options.port !== undefined) return this.options.port;
-    const ports = this._service ? servicePorts(this._service) : [];
-    return ports.length === 1 ? ports[0] : 443;
+    return service.ports.length === 1 ? service.ports[0] : 443;
   }
 
   /**
    * A namespaceSelector that only the default exclusion makes match nothing (asking for
    * kube-system, say) would silently never call the webhook: the user asked for namespaces
-   * the library removed.
+   * the library removed. (Checked at construction, with the Service's namespace as it is then.)
    */
   private checkExclusionLeavesNamespaces(): void {
     const own = renderLabelSelector(this.options.namespaceSelector);
     if (this.options.excludeSystemNamespaces === false || unmatchableReason(own) !== undefined) return;
-    if (unmatchableReason(this.renderNamespaceSelector()) === undefined) return;
+    const asCreated = { name: this.endpoint.serviceName ?? '', namespace: this.endpoint.namespace ?? '', ports: [] };
+    if (unmatchableReason(this.renderNamespaceSelector(asCreated)) === undefined) return;
     const excluded = [this.endpoint.namespace, 'kube-system'].filter((n) => !!n).join(' and ');
     throw new Error(`webhook ${this.name}: namespaceSelector selects only namespaces the webhook excludes by default (${excluded}, `
       + 'kept away from webhooks so that a failing webhook cannot lock the cluster out); to call the webhook there, set '
       + 'excludeSystemNamespaces: false, and failurePolicy: Ignore so that its outages do not block them');
   }
 
-  private renderNamespaceSelector(): wireMeta.LabelSelector {
+  private renderNamespaceSelector(service: RenderedService): wireMeta.LabelSelector {
     const selector = renderLabelSelector(this.options.namespaceSelector);
     if (this.options.excludeSystemNamespaces === false) return selector;
-    const namespace = this.endpoint.url === undefined ? this.serviceRef().namespace : undefined;
+    const namespace = this.endpoint.url === undefined ? service.namespace : undefined;
     const excluded = [...new Set([namespace, 'kube-system'].filter((n): n is string => !!n))];
     return {
       ...selector,
       matchExpressions: [...(selector.matchExpressions ?? []), { key: NAMESPACE_LABEL, operator: LabelSelectorOperator.NOT_IN, values: excluded }],
     };
   }
+}
+
+/** A webhook's Service as the current rendering sees it. */
+interface RenderedService {
+  readonly name: string;
+  readonly namespace: string;
+  readonly ports: readonly number[];
 }
 
 /** The options' webhook name, once the options are known to be a WebhookOptions with a string name. */
@@ -301,11 +314,6 @@ function serviceApiObject(service: IConstruct): ApiObject {
     throw new Error(`${service.node.path}: Webhook.forService needs a Service, not a ${apiObject.kind}`);
   }
   return apiObject;
-}
-
-function servicePorts(service: ApiObject): number[] {
-  const spec = service.toJson()?.spec as { ports?: Array<{ port?: unknown }> } | undefined;
-  return (spec?.ports ?? []).map((p) => p?.port).filter((p): p is number => typeof p === 'number');
 }
 
 function wholeSeconds(timeout: Duration, name: string): number {

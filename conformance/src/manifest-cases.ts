@@ -49,6 +49,18 @@ export function recordedManifests(dir: string): unknown[] {
   return out;
 }
 
+/** The apiserver's request size limit (3 MiB of JSON), on both sides: a base grown by a long validation message. */
+export function sizeLimitCases(bases: readonly Base[]): ManifestCase[] {
+  const base = bases.find((b) => b.manifest.kind === 'ValidatingAdmissionPolicy' && Array.isArray((b.manifest as any).spec?.validations));
+  if (!base) return [];
+  return [3 * 1024 * 1024, 3 * 1024 * 1024 + 1].map((bytes) => {
+    const manifest = JSON.parse(JSON.stringify(base.manifest));
+    manifest.spec.validations[0].message = '';
+    manifest.spec.validations[0].message = 'x'.repeat(bytes - Buffer.byteLength(JSON.stringify(manifest)));
+    return { name: `request size limit: ${base.name} of ${bytes} bytes`, source: 'limit', kind: base.manifest.kind, apiVersion: base.manifest.apiVersion, manifest };
+  });
+}
+
 /** `count` distinct mutated manifests, reproducible from `seed`. */
 export function generatedCases(bases: readonly Base[], count: number, seed: number): ManifestCase[] {
   const candidates = bases.map((b) => pathsOf(b.manifest)

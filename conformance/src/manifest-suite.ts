@@ -10,7 +10,7 @@ import { ManifestValidator, KubernetesVersion, ViolationSeverity } from '../../s
 
 export interface ManifestCase {
   readonly name: string;
-  /** Where the case comes from: `corpus` (tests and examples) or `generated`. */
+  /** Where the case comes from: `corpus` (tests and examples), `generated`, or `limit` (a limit of the apiserver, on both sides). */
   readonly source: string;
   /** The kind and apiVersion whose collection the case is created in. */
   readonly kind: string;
@@ -110,7 +110,7 @@ export async function runManifestSuite(oracle: Oracle, cases: readonly ManifestC
     suite: 'manifests',
     outcomes,
     rows: [
-      ['cases (corpus / generated)', `${cases.length} (${bySource('corpus')} / ${bySource('generated')})`],
+      ['cases (corpus / generated / limits)', `${cases.length} (${bySource('corpus')} / ${bySource('generated')} / ${bySource('limit')})`],
       ['accepted by the apiserver', String(outcomes.filter((o) => o.apiserverAccepted).length)],
       ['verdicts agree', `${outcomes.filter((o) => o.verdictAgrees).length} (${percent(outcomes.filter((o) => o.verdictAgrees).length, outcomes.length)})`],
       ['library rejects, apiserver accepts', String(outcomes.filter((o) => !o.verdictAgrees && o.apiserverAccepted).length)],

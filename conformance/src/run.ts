@@ -20,7 +20,7 @@ import { celCases, runCelSuite } from './cel-suite';
 import { runDeclarationsSuite } from './declarations-suite';
 import { exampleManifests } from './example-manifests';
 import { KnownDifferences } from './known-differences';
-import { corpusCases, generatedCases, recordedManifests } from './manifest-cases';
+import { corpusCases, generatedCases, recordedManifests, sizeLimitCases } from './manifest-cases';
 import { runManifestSuite } from './manifest-suite';
 import { Oracle, ORACLE_BINARY } from './oracle';
 import { corpusScenarios, recordedReviews } from './review-corpus';
@@ -121,6 +121,7 @@ async function main(): Promise<number> {
         ...corpusCases('example', exampleManifests(), served),
         ...corpusCases('test suite', recordedManifests(path.join(RECORDED_DIR, 'manifests')), served),
         ...generatedCases(baseList, options.manifests, options.seed),
+        ...sizeLimitCases(baseList),
       ];
       results.push(await runManifestSuite(oracle, cases, version));
     }
