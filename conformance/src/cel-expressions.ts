@@ -152,7 +152,7 @@ export const GRAMMAR: readonly string[] = [
   '!!1 == 1', "--'a' == 'a'", '!!!1', '--9223372036854775808 > 0', '---9223372036854775808 < 0', '---1 < 0', '-- -1 < 0',
   '!-1', '!!-1', '!-1.0', '!-x', '!-(1)', '!--1', '-!true', '--!true', '-!-1', '- - !true', '!(!1) == 1', '!!(1) == 1',
   '--1u == 1u', 'true ? true ? true : false : false', 'true ? (true ? true : false) : false', 'true ? 1', "1 && 'a' || 2 && 3",
-  'int.name', 'type(1).name', 'list.x', 'null.or(optional.of(1))',
+  'int.name', 'type(1).name', 'list.x',
 ];
 
 const repeat = (s: string, n: number) => Array(n).fill(s).join('');

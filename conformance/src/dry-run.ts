@@ -41,7 +41,8 @@ export async function dryRunCreate(oracle: Oracle, url: string, manifest: unknow
   const body = typeof res.body === 'object' && res.body !== null ? res.body : { message: String(res.body) };
   const causes: Array<{ field?: string; message?: string }> = body.details?.causes ?? [];
   const message: string = body.message ?? '';
-  const decodeError = res.status === 400 || /strict decoding error|cannot be handled as a|json: cannot unmarshal/.test(message);
+  // A body over the request limit (413) is refused before it is decoded, like a decoding error: no field paths.
+  const decodeError = res.status === 400 || res.status === 413 || /strict decoding error|cannot be handled as a|json: cannot unmarshal/.test(message);
   let paths = causes.map((c) => c.field ?? '');
   if (decodeError && paths.length === 0) paths = decodePaths(message);
   return {

@@ -88,7 +88,7 @@ export function inspectJson(value: unknown, options: JsonDataOptions): { problem
     }
     ancestors.add(v);
     const entries: Array<[string | number, unknown]> = Array.isArray(v)
-      ? v.map((item, i) => [i, item])
+      ? Array.from(v, (item, i): [number, unknown] => [i, item]) // holes too, which JSON writes as null
       : Object.entries(v).filter(([, item]) => item !== undefined);
     bytes += 2 + Math.max(0, entries.length - 1);
     if (!Array.isArray(v)) for (const [key] of entries) bytes += Buffer.byteLength(JSON.stringify(key)) + 1;

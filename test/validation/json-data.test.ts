@@ -71,3 +71,11 @@ describe('props of the wrong type are errors at construction', () => {
     expect(() => new ValidatingPolicy(Testing.chart(), 'p', props as any)).toThrow(error);
   });
 });
+
+test('a sparse array is walked with its holes, as JSON writes them (null)', () => {
+  // eslint-disable-next-line no-sparse-arrays
+  const sparse = [, { a: 1 }];
+  expect(inspectJson(sparse, { maxDepth: 10 })).toEqual({ bytes: Buffer.byteLength(JSON.stringify(sparse)) });
+  const manifest = vap({}, { validations: sparse });
+  expect(ManifestValidator.validate(manifest).map((v) => v.message)).not.toContainEqual(expect.stringMatching(/Internal error/));
+});
