@@ -20,8 +20,6 @@ import { ViolationSeverity } from '../validation/violation';
  */
 export const MAX_JSON_DEPTH = 1_000;
 
-export { MAX_REQUEST_BYTES };
-
 const OPERATIONS: ReadonlySet<string> = new Set([Operation.CREATE, Operation.UPDATE, Operation.DELETE, Operation.CONNECT]);
 
 /**

@@ -43,7 +43,8 @@ function describeNonJson(value: unknown): string | undefined {
   }
 }
 
-function isPlain(value: object): boolean {
+/** An object JSON could have produced: a list, or an object with Object's prototype (or none). */
+export function isPlain(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
   return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }

@@ -1,5 +1,5 @@
 // How a struct of the public API is checked for keys it does not declare (see src/struct-keys.ts).
-import { jsonDataProblem } from './json-data';
+import { isPlain, jsonDataProblem } from './json-data';
 import { closestName } from './shape';
 
 /** Deeper than any struct of the API, and shallow enough for the recursive code that renders props. */
@@ -42,9 +42,7 @@ export function extend(name: string, base: StructShape, entries: readonly string
 }
 
 function isPlainObject(value: unknown): value is { [key: string]: unknown } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && isPlain(value);
 }
 
 /** How `checkStructKeys` reads a value. */

@@ -1,7 +1,8 @@
 // PolicyTester rejects what the apiserver could never receive, with an error that says what is
 // wrong: a test must never pass because its input was quietly ignored.
 import { Operation, PolicyTester } from '../../src';
-import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from '../../src/testing/input-checks';
+import { MAX_JSON_DEPTH } from '../../src/testing/input-checks';
+import { MAX_REQUEST_BYTES } from '../../src/validation/json-data';
 
 const G = 'admissionregistration.k8s.io/v1';
 const policy = {
