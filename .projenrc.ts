@@ -63,6 +63,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'esbuild@^0.28.2',
     // The CEL conformance suite, as data, for bench/cel-conformance.ts.
     '@bufbuild/cel-spec@0.6.1',
+    // The real `cdk8s synth`, for test/cli/: the validation plugin under the CLI that loads it.
+    'cdk8s-cli@^2.207.60',
   ],
 
   githubOptions: { mergify: false },
@@ -161,14 +163,42 @@ conformance.exec('jest --silent --coverage=false --setupFilesAfterEnv ./conforma
 conformance.exec('ts-node --project conformance/tsconfig.json conformance/src/run.ts', { receiveArgs: true });
 project.gitignore.addPatterns('/conformance/.bin/', '/conformance/.out/');
 
-// This machine (and CI) has no Maven, PyPI, NuGet or Go proxy: the other languages' packages can
-// only be built where their toolchains are. Locally, `package-all` packages JS and generates the
-// code of the four other languages, which is what jsii can check here (the release workflow still
-// runs package:java, package:python, ... on machines that have the toolchains).
-const packageCode = project.addTask('package:code', {
-  description: 'Generate (not build) the Python, Java, .NET and Go bindings into dist/code/',
-  exec: 'jsii-pacmak --code-only --target python --target java --target dotnet --target go --outdir dist/code',
+// Packages for every jsii language. Python, Java and Go are built for real (a wheel, a Maven
+// repository and a Go module under dist/) and used by the test programs in test/languages/; .NET
+// stays at generated code, since no .NET SDK can be installed where this project builds.
+// Go: cdk8s's own Go module is served by a local module proxy (scripts/with-local-go-proxy.sh).
+const packageGo = project.tasks.tryFind('package:go')!;
+packageGo.reset('scripts/with-local-go-proxy.sh jsii-pacmak -v --target go');
+const packageDotnetCode = project.addTask('package:dotnet:code', {
+  description: 'Generate (not build) the .NET binding into dist/code/dotnet: no .NET SDK here',
+  exec: 'jsii-pacmak --code-only --target dotnet --outdir dist/code',
 });
+
+// The test programs: each installs the freshly built package with cdk8s from its own registry
+// (PyPI, Maven Central, the Go module proxy) and uses it as a user of that language would.
+const testLanguages = project.addTask('test:languages', {
+  description: 'Run the Python, Java and Go test programs against the packages in dist/ (build them with package-all)',
+});
+for (const [language, run] of [
+  ['python', 'test/languages/python/run.sh'],
+  ['java', 'test/languages/java/run.sh'],
+  ['go', 'scripts/with-local-go-proxy.sh test/languages/go/run.sh'],
+]) {
+  testLanguages.spawn(project.addTask(`test:${language}`, {
+    description: `Run the ${language} test program against the package in dist/${language}/ (see test/languages/README.md)`,
+    exec: run,
+    receiveArgs: true,
+  }));
+}
+project.gitignore.addPatterns(
+  '/build/',
+  '/test/languages/python/.venv/',
+  '__pycache__/',
+  '/test/languages/java/.m2/',
+  '/test/languages/java/target/',
+  '/test/languages/go/go.sum',
+);
+
 // README and doc-comment examples must compile in jsii-rosetta's strict mode, so that every
 // language gets translated examples.
 project.addTask('rosetta:extract', {
@@ -179,10 +209,10 @@ project.gitignore.addPatterns('/.jsii.tabl.json');
 
 const packageAll = project.tasks.tryFind('package-all')!;
 packageAll.reset();
-packageAll.spawn(project.tasks.tryFind('package:js')!);
-packageAll.spawn(packageCode);
+for (const target of ['js', 'python', 'java', 'go']) packageAll.spawn(project.tasks.tryFind(`package:${target}`)!);
+packageAll.spawn(packageDotnetCode);
 
-for (const pattern of ['/examples/', '/bench/', '/conformance/', '/.ci/']) {
+for (const pattern of ['/examples/', '/bench/', '/conformance/', '/.ci/', '/scripts/', '/build/']) {
   project.addPackageIgnore(pattern);
 }
 // The bundled CEL engine is part of the published package (it is gitignored, not npmignored).

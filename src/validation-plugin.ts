@@ -24,8 +24,8 @@ export interface AdmissionValidationPluginProps {
  *
  * ```yaml
  * validations:
- *   - package: cdk8s-admission
- *     version: <the version you use>
+ *   - package: cdk8s-admission     # from npm; or the app's copy: ./node_modules/cdk8s-admission
+ *     version: <the exact version>
  *     class: AdmissionValidationPlugin
  *     properties:
  *       kubernetesVersion: '1.30'

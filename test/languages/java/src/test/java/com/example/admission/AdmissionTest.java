@@ -1,0 +1,245 @@
+package com.example.admission;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import io.github.cdk8sadmission.AdmissionRequest;
+import io.github.cdk8sadmission.AdmissionResource;
+import io.github.cdk8sadmission.AdmissionResult;
+import io.github.cdk8sadmission.CaBundle;
+import io.github.cdk8sadmission.FailurePolicy;
+import io.github.cdk8sadmission.KubernetesVersion;
+import io.github.cdk8sadmission.MutatingPolicy;
+import io.github.cdk8sadmission.MutatingPolicyBindingOptions;
+import io.github.cdk8sadmission.Mutation;
+import io.github.cdk8sadmission.Operation;
+import io.github.cdk8sadmission.PolicyDenial;
+import io.github.cdk8sadmission.PolicyTester;
+import io.github.cdk8sadmission.ValidatingPolicy;
+import io.github.cdk8sadmission.ValidatingPolicyBindingOptions;
+import io.github.cdk8sadmission.ValidatingWebhookConfiguration;
+import io.github.cdk8sadmission.Validation;
+import io.github.cdk8sadmission.ValidationAction;
+import io.github.cdk8sadmission.Webhook;
+import io.github.cdk8sadmission.WebhookOptions;
+import org.cdk8s.ApiObject;
+import org.cdk8s.ApiObjectMetadata;
+import org.cdk8s.Chart;
+import org.cdk8s.ChartProps;
+import org.cdk8s.JsonPatch;
+import org.cdk8s.Testing;
+import org.junit.jupiter.api.Test;
+import software.constructs.Construct;
+
+/** cdk8s-admission used from Java, as a user of the Maven artifact writes it (JUnit 5). */
+class AdmissionTest {
+    private static final String CA_PEM = read(Path.of("..", "..", "fixtures", "ca.pem"));
+
+    /** A MutatingPolicy that labels pods with their team. */
+    static class PodLabelsChart extends Chart {
+        PodLabelsChart(final Construct scope, final String id) {
+            super(scope, id);
+            MutatingPolicy.Builder.create(this, "team-label")
+                    .name("team-label")
+                    .resourceRules(List.of(AdmissionResource.PODS.rule(Operation.CREATE)))
+                    .mutations(List.of(Mutation.applyConfiguration(
+                            "Object{metadata: Object.metadata{labels: {\"team\": \"shop\"}}}")))
+                    .build()
+                    .withBinding("team-label-binding", MutatingPolicyBindingOptions.builder().name("team-label").build());
+        }
+    }
+
+    /** A webhook server's Service, and the ValidatingWebhookConfiguration that calls it. */
+    static class WebhookChart extends Chart {
+        WebhookChart(final Construct scope, final String id) {
+            super(scope, id, ChartProps.builder().namespace("hooks").build());
+            ApiObject service = ApiObject.Builder.create(this, "service")
+                    .apiVersion("v1")
+                    .kind("Service")
+                    .metadata(ApiObjectMetadata.builder().name("policy-webhook").build())
+                    .build();
+            service.addJsonPatch(JsonPatch.add("/spec", Map.of("ports", List.of(Map.of("name", "https", "port", 443, "targetPort", 9443)))));
+            ValidatingWebhookConfiguration.Builder.create(this, "validating")
+                    .name("policy-webhook")
+                    .caBundle(CaBundle.fromPem(CA_PEM))
+                    .webhooks(List.of(Webhook.forService(service, WebhookOptions.builder()
+                            .name("validate.ingresses.example.com")
+                            .path("/validate")
+                            .rules(List.of(AdmissionResource.INGRESSES.rule(Operation.CREATE, Operation.UPDATE)))
+                            .failurePolicy(FailurePolicy.IGNORE)
+                            .build())))
+                    .build();
+        }
+    }
+
+    @Test
+    void gettingStartedSynthesizesThePolicyItsBindingAndTheParam() {
+        Map<String, Map<String, Object>> manifests = byKind(Testing.synth(new ReplicaLimitChart(Testing.app(), "admission")));
+        assertEquals(Map.of("maxReplicas", "5"), manifests.get("ConfigMap").get("data"));
+
+        Map<String, Object> policy = manifests.get("ValidatingAdmissionPolicy");
+        assertEquals("admissionregistration.k8s.io/v1", policy.get("apiVersion"));
+        assertEquals(Map.of("name", "replica-limit"), policy.get("metadata"));
+        Map<String, Object> spec = map(policy.get("spec"));
+        assertEquals("Fail", spec.get("failurePolicy"));
+        assertEquals(Map.of("apiVersion", "v1", "kind", "ConfigMap"), spec.get("paramKind"));
+        assertEquals(List.of(Map.of("name", "maxReplicas", "expression", "int(params.data.maxReplicas)")), spec.get("variables"));
+        assertEquals(List.of(Map.of(
+                "expression", "object.spec.replicas <= variables.maxReplicas",
+                "messageExpression", "'replicas must be at most ' + string(variables.maxReplicas)",
+                "reason", "Invalid")), spec.get("validations"));
+        assertEquals(List.of(Map.of("name", "not-kube-system", "expression", "request.namespace != 'kube-system'")), spec.get("matchConditions"));
+
+        assertEquals(Map.of(
+                "policyName", "replica-limit",
+                "validationActions", List.of("Deny"),
+                "paramRef", Map.of("name", "replica-limits", "namespace", "policy-params", "parameterNotFoundAction", "Deny")),
+                manifests.get("ValidatingAdmissionPolicyBinding").get("spec"));
+    }
+
+    @Test
+    void gettingStartedRunsAsAProgram() throws Exception {
+        Path written = Path.of("dist", "admission.k8s.yaml");
+        Files.deleteIfExists(written);
+        ReplicaLimitChart.main(new String[0]);
+        assertTrue(read(written).contains("kind: ValidatingAdmissionPolicyBinding"));
+    }
+
+    @Test
+    void mutatingPolicyAndBinding() {
+        Map<String, Map<String, Object>> manifests = byKind(Testing.synth(new PodLabelsChart(Testing.app(), "labels")));
+        Map<String, Object> spec = map(manifests.get("MutatingAdmissionPolicy").get("spec"));
+        assertEquals(List.of(Map.of(
+                "patchType", "ApplyConfiguration",
+                "applyConfiguration", Map.of("expression", "Object{metadata: Object.metadata{labels: {\"team\": \"shop\"}}}"))),
+                spec.get("mutations"));
+        assertEquals("Never", spec.get("reinvocationPolicy"));
+        assertEquals(Map.of("policyName", "team-label"), manifests.get("MutatingAdmissionPolicyBinding").get("spec"));
+    }
+
+    @Test
+    void webhookConfigurationForAServiceWithACaBundle() {
+        Map<String, Object> configuration = byKind(Testing.synth(new WebhookChart(Testing.app(), "webhooks"))).get("ValidatingWebhookConfiguration");
+        assertFalse(map(configuration.get("metadata")).containsKey("namespace"));
+        List<?> webhooks = (List<?>) configuration.get("webhooks");
+        assertEquals(1, webhooks.size());
+        Map<String, Object> webhook = map(webhooks.get(0));
+        assertEquals("validate.ingresses.example.com", webhook.get("name"));
+        Map<String, Object> clientConfig = map(webhook.get("clientConfig"));
+        assertEquals(Map.of("name", "policy-webhook", "namespace", "hooks", "path", "/validate", "port", 443), clientConfig.get("service"));
+        assertEquals(CA_PEM, new String(Base64.getDecoder().decode((String) clientConfig.get("caBundle")), StandardCharsets.UTF_8));
+        assertEquals("Ignore", webhook.get("failurePolicy"));
+        assertEquals("None", webhook.get("sideEffects"));
+        assertEquals(List.of("v1"), webhook.get("admissionReviewVersions"));
+    }
+
+    @Test
+    void badCelFailsSynthNamingTheConstructAndTheFieldPath() {
+        Chart chart = new Chart(Testing.app(), "bad");
+        ValidatingPolicy.Builder.create(chart, "typo")
+                .resourceRules(List.of(AdmissionResource.PODS.rule()))
+                .validations(List.of(Validation.builder().expression("object.spec.containers.all(c, c.image.startsWith('registry/')").build()))
+                .build();
+        RuntimeException error = assertThrows(RuntimeException.class, () -> Testing.synth(chart));
+        assertTrue(error.getMessage().contains("[bad/typo] spec.validations[0].expression: Invalid value"), error.getMessage());
+        assertTrue(error.getMessage().contains("compilation failed"), error.getMessage());
+    }
+
+    @Test
+    void errorsKeepTheirMessageThroughTheJsiiRuntime() {
+        Chart chart = new Chart(Testing.app(), "bad");
+        ValidatingPolicy policy = ValidatingPolicy.Builder.create(chart, "p")
+                .resourceRules(List.of(AdmissionResource.PODS.rule()))
+                .validations(List.of(Validation.builder().expression("true").build()))
+                .build();
+        policy.withBinding("b", ValidatingPolicyBindingOptions.builder()
+                .validationActions(List.of(ValidationAction.DENY, ValidationAction.WARN))
+                .build());
+        RuntimeException synth = assertThrows(RuntimeException.class, () -> Testing.synth(chart));
+        assertTrue(synth.getMessage().contains("[bad/b] spec.validationActions: "), synth.getMessage());
+        assertTrue(synth.getMessage().contains("must not contain both Deny and Warn"), synth.getMessage());
+
+        RuntimeException version = assertThrows(RuntimeException.class, () -> KubernetesVersion.of("1.27"));
+        assertTrue(version.getMessage().contains("Kubernetes 1.27 is not supported"), version.getMessage());
+    }
+
+    @Test
+    void policyTesterDecisions() {
+        PolicyTester tester = PolicyTester.fromChart(new ReplicaLimitChart(Testing.app(), "admission"));
+        assertTrue(tester.review(create(deployment(5))).getAllowed());
+
+        AdmissionResult denied = tester.review(create(deployment(6)));
+        assertFalse(denied.getAllowed());
+        assertEquals(
+                List.of("ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: replicas must be at most 5"),
+                denied.getDenials().stream().map(PolicyDenial::getMessage).collect(Collectors.toList()));
+        assertEquals("Invalid", denied.getDenials().get(0).getReason());
+        assertEquals(422, denied.getDenials().get(0).getCode().intValue());
+
+        Map<String, Object> system = new HashMap<>(deployment(50));
+        system.put("metadata", Map.of("name", "coredns", "namespace", "kube-system"));
+        assertTrue(tester.review(AdmissionRequest.builder().operation(Operation.UPDATE).object(system).oldObject(system).build()).getAllowed());
+    }
+
+    @Test
+    void policyTesterMutatedObject() {
+        PolicyTester tester = PolicyTester.fromChart(new PodLabelsChart(Testing.app(), "labels"));
+        Map<String, Object> podSpec = Map.of("containers", List.of(Map.of("name", "web", "image", "shop/web:1.2.3")));
+        Map<String, Object> pod = Map.of(
+                "apiVersion", "v1", "kind", "Pod",
+                "metadata", Map.of("name", "web", "namespace", "shop", "labels", Map.of("app", "web")),
+                "spec", podSpec);
+        AdmissionResult result = tester.review(create(pod));
+        assertTrue(result.getAllowed());
+        Map<String, Object> patched = map(result.getPatchedObject());
+        assertEquals(Map.of("app", "web", "team", "shop"), map(patched.get("metadata")).get("labels"));
+        assertEquals(podSpec, patched.get("spec"));
+
+        AdmissionResult untouched = PolicyTester.fromChart(new ReplicaLimitChart(Testing.app(), "admission")).review(create(deployment(1)));
+        assertNull(untouched.getPatchedObject());
+    }
+
+    private static AdmissionRequest create(final Map<String, Object> object) {
+        return AdmissionRequest.builder().operation(Operation.CREATE).object(object).build();
+    }
+
+    private static Map<String, Object> deployment(final int replicas) {
+        return Map.of(
+                "apiVersion", "apps/v1", "kind", "Deployment",
+                "metadata", Map.of("name", "web", "namespace", "shop"),
+                "spec", Map.of("replicas", replicas));
+    }
+
+    private static Map<String, Map<String, Object>> byKind(final List<Object> manifests) {
+        Map<String, Map<String, Object>> byKind = new HashMap<>();
+        for (Object manifest : manifests) {
+            byKind.put((String) map(manifest).get("kind"), map(manifest));
+        }
+        return byKind;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(final Object value) {
+        return (Map<String, Object>) value;
+    }
+
+    private static String read(final Path path) {
+        try {
+            return Files.readString(path);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,160 @@
+"""cdk8s-admission used from Python, as a user of the wheel writes it (pytest)."""
+import base64
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import cdk8s
+from cdk8s import ApiObject, ApiObjectMetadata, Chart, JsonPatch
+
+from cdk8s_admission import (
+    AdmissionResource, CaBundle, FailurePolicy, MutatingPolicy, Mutation, Operation, PolicyTester,
+    KubernetesVersion, ValidatingPolicy, ValidatingWebhookConfiguration, Validation, ValidationAction, Webhook,
+)
+from getting_started import ReplicaLimitChart
+
+CA_PEM = (Path(__file__).parent.parent / "fixtures" / "ca.pem").read_text()
+
+
+def deployment(replicas):
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "shop"},
+        "spec": {"replicas": replicas},
+    }
+
+
+def by_kind(manifests):
+    return {m["kind"]: m for m in manifests}
+
+
+class PodLabelsChart(Chart):
+    def __init__(self, scope, id):
+        super().__init__(scope, id)
+        MutatingPolicy(self, "team-label",
+            name="team-label",
+            resource_rules=[AdmissionResource.PODS.rule(Operation.CREATE)],
+            mutations=[Mutation.apply_configuration(
+                'Object{metadata: Object.metadata{labels: {"team": "shop"}}}')],
+        ).with_binding("team-label-binding", name="team-label")
+
+
+class WebhookChart(Chart):
+    def __init__(self, scope, id):
+        super().__init__(scope, id, namespace="hooks")
+        service = ApiObject(self, "service", api_version="v1", kind="Service",
+                            metadata=ApiObjectMetadata(name="policy-webhook"))
+        service.add_json_patch(JsonPatch.add("/spec", {"ports": [{"name": "https", "port": 443, "targetPort": 9443}]}))
+        ValidatingWebhookConfiguration(self, "validating",
+            name="policy-webhook",
+            ca_bundle=CaBundle.from_pem(CA_PEM),
+            webhooks=[Webhook.for_service(service,
+                name="validate.ingresses.example.com",
+                path="/validate",
+                rules=[AdmissionResource.INGRESSES.rule(Operation.CREATE, Operation.UPDATE)],
+                failure_policy=FailurePolicy.IGNORE,
+            )],
+        )
+
+
+def test_getting_started_synthesizes_policy_binding_and_param():
+    manifests = by_kind(cdk8s.Testing.synth(ReplicaLimitChart(cdk8s.Testing.app(), "admission")))
+    assert manifests["ConfigMap"]["data"] == {"maxReplicas": "5"}
+    policy = manifests["ValidatingAdmissionPolicy"]
+    assert policy["apiVersion"] == "admissionregistration.k8s.io/v1"
+    assert policy["metadata"] == {"name": "replica-limit"}
+    assert policy["spec"]["failurePolicy"] == "Fail"
+    assert policy["spec"]["paramKind"] == {"apiVersion": "v1", "kind": "ConfigMap"}
+    assert policy["spec"]["variables"] == [{"name": "maxReplicas", "expression": "int(params.data.maxReplicas)"}]
+    assert policy["spec"]["validations"] == [{
+        "expression": "object.spec.replicas <= variables.maxReplicas",
+        "messageExpression": "'replicas must be at most ' + string(variables.maxReplicas)",
+        "reason": "Invalid",
+    }]
+    assert policy["spec"]["matchConditions"] == [{"name": "not-kube-system", "expression": "request.namespace != 'kube-system'"}]
+    binding = manifests["ValidatingAdmissionPolicyBinding"]
+    assert binding["spec"] == {
+        "policyName": "replica-limit",
+        "validationActions": ["Deny"],
+        "paramRef": {"name": "replica-limits", "namespace": "policy-params", "parameterNotFoundAction": "Deny"},
+    }
+
+
+def test_getting_started_runs_as_a_program(tmp_path):
+    program = Path(__file__).parent / "getting_started.py"
+    subprocess.run([sys.executable, str(program)], cwd=tmp_path, check=True)
+    written = (tmp_path / "dist" / "admission.k8s.yaml").read_text()
+    assert "kind: ValidatingAdmissionPolicyBinding" in written
+
+
+def test_mutating_policy_and_binding():
+    manifests = by_kind(cdk8s.Testing.synth(PodLabelsChart(cdk8s.Testing.app(), "labels")))
+    policy = manifests["MutatingAdmissionPolicy"]
+    assert policy["spec"]["mutations"] == [{
+        "patchType": "ApplyConfiguration",
+        "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{labels: {"team": "shop"}}}'},
+    }]
+    assert policy["spec"]["reinvocationPolicy"] == "Never"
+    assert manifests["MutatingAdmissionPolicyBinding"]["spec"] == {"policyName": "team-label"}
+
+
+def test_webhook_configuration_for_a_service_with_a_ca_bundle():
+    [configuration] = cdk8s.Testing.synth(WebhookChart(cdk8s.Testing.app(), "webhooks"))[1:]
+    assert configuration["kind"] == "ValidatingWebhookConfiguration"
+    assert "namespace" not in configuration["metadata"]
+    [webhook] = configuration["webhooks"]
+    assert webhook["name"] == "validate.ingresses.example.com"
+    assert webhook["clientConfig"]["service"] == {"name": "policy-webhook", "namespace": "hooks", "path": "/validate", "port": 443}
+    assert base64.b64decode(webhook["clientConfig"]["caBundle"]).decode() == CA_PEM
+    assert webhook["failurePolicy"] == "Ignore"
+    assert webhook["sideEffects"] == "None"
+    assert webhook["admissionReviewVersions"] == ["v1"]
+
+
+def test_bad_cel_fails_synth_with_the_construct_and_the_field_path():
+    chart = Chart(cdk8s.Testing.app(), "bad")
+    ValidatingPolicy(chart, "typo", resource_rules=[AdmissionResource.PODS.rule()],
+                     validations=[Validation(expression="object.spec.containers.all(c, c.image.startsWith('registry/')")])
+    with pytest.raises(Exception) as error:
+        cdk8s.Testing.synth(chart)
+    message = str(error.value)
+    assert "[bad/typo] spec.validations[0].expression: Invalid value" in message
+    assert "compilation failed" in message
+
+
+def test_errors_keep_their_message_through_the_jsii_runtime():
+    chart = Chart(cdk8s.Testing.app(), "bad")
+    policy = ValidatingPolicy(chart, "p", resource_rules=[AdmissionResource.PODS.rule()],
+                              validations=[Validation(expression="true")])
+    policy.with_binding("b", validation_actions=[ValidationAction.DENY, ValidationAction.WARN])
+    with pytest.raises(Exception, match=r"\[bad/b\] spec.validationActions: .*must not contain both Deny and Warn"):
+        cdk8s.Testing.synth(chart)
+    with pytest.raises(Exception, match="Kubernetes 1.27 is not supported"):
+        KubernetesVersion.of("1.27")
+
+
+def test_policy_tester_decisions():
+    tester = PolicyTester.from_chart(ReplicaLimitChart(cdk8s.Testing.app(), "admission"))
+    assert tester.review(operation=Operation.CREATE, object=deployment(5)).allowed
+
+    denied = tester.review(operation=Operation.CREATE, object=deployment(6))
+    assert not denied.allowed
+    assert [d.message for d in denied.denials] == [
+        "ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: replicas must be at most 5",
+    ]
+    assert denied.denials[0].reason == "Invalid"
+    assert denied.denials[0].code == 422
+
+    system = {**deployment(50), "metadata": {"name": "coredns", "namespace": "kube-system"}}
+    assert tester.review(operation=Operation.UPDATE, object=system, old_object=system).allowed
+
+
+def test_policy_tester_mutated_object():
+    tester = PolicyTester.from_chart(PodLabelsChart(cdk8s.Testing.app(), "labels"))
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "shop", "labels": {"app": "web"}},
+           "spec": {"containers": [{"name": "web", "image": "shop/web:1.2.3"}]}}
+    result = tester.review(operation=Operation.CREATE, object=pod)
+    assert result.allowed
+    assert result.patched_object["metadata"]["labels"] == {"app": "web", "team": "shop"}
+    assert result.patched_object["spec"] == pod["spec"]
