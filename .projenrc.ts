@@ -190,6 +190,10 @@ for (const [language, run] of [
     receiveArgs: true,
   }));
 }
+project.addTask('test:plugin-package', {
+  description: 'The README\'s cdk8s.yaml for the validation plugin, in a fresh app with the packed library (dist/js/), under the real cdk8s synth',
+  exec: 'ts-node --project test/tsconfig.json test/cli/readme-plugin-configuration.ts',
+});
 project.gitignore.addPatterns(
   '/build/',
   '/test/languages/python/.venv/',
@@ -197,6 +201,7 @@ project.gitignore.addPatterns(
   '/test/languages/java/.m2/',
   '/test/languages/java/target/',
   '/test/languages/go/go.sum',
+  '/test/languages/*/dist/',
 );
 
 // README and doc-comment examples must compile in jsii-rosetta's strict mode, so that every

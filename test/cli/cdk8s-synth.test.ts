@@ -69,7 +69,7 @@ describe('cdk8s synth with the AdmissionValidationPlugin', () => {
 
   test('fails on an admission manifest the apiserver would reject, naming it, its construct and the field', () => {
     const { status, output } = synthWithHelmOutput(policy('[Deny, Warn]'));
-    expect(status).not.toBe(0);
+    expect(status).toBe(2); // the CLI's exit code for failed validations
     expect(output).toContain('Validation failed');
     expect(output).toContain('cdk8s-admission: spec.validationActions (1 occurrences)');
     expect(output).toContain('Construct Path: policy-controller/helm-output/require-team-label-validatingadmissionpolicybinding');

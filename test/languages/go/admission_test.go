@@ -63,6 +63,10 @@ func TestGettingStartedSynthesizesThePolicyItsBindingAndTheParam(t *testing.T) {
 	expectEqual(t, policy["metadata"], object{"name": "replica-limit"})
 	spec := policy["spec"].(object)
 	expectEqual(t, spec["failurePolicy"], "Fail")
+	expectEqual(t, spec["matchConstraints"].(object)["resourceRules"], []interface{}{object{
+		"apiGroups": []interface{}{"apps"}, "apiVersions": []interface{}{"v1"}, "resources": []interface{}{"deployments"},
+		"operations": []interface{}{"CREATE", "UPDATE"}, "scope": "Namespaced",
+	}})
 	expectEqual(t, spec["paramKind"], object{"apiVersion": "v1", "kind": "ConfigMap"})
 	expectEqual(t, spec["variables"], []interface{}{object{"name": "maxReplicas", "expression": "int(params.data.maxReplicas)"}})
 	expectEqual(t, spec["validations"], []interface{}{object{
@@ -128,6 +132,10 @@ func TestWebhookConfigurationForAServiceWithACaBundle(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectEqual(t, string(caBundle), caPem)
+	expectEqual(t, webhook["rules"], []interface{}{object{
+		"apiGroups": []interface{}{"networking.k8s.io"}, "apiVersions": []interface{}{"v1"}, "resources": []interface{}{"ingresses"},
+		"operations": []interface{}{"CREATE", "UPDATE"}, "scope": "Namespaced",
+	}})
 	expectEqual(t, webhook["failurePolicy"], "Ignore")
 	expectEqual(t, webhook["sideEffects"], "None")
 	expectEqual(t, webhook["admissionReviewVersions"], []interface{}{"v1"})
@@ -177,6 +185,11 @@ func TestPolicyTesterDecisions(t *testing.T) {
 	expectEqual(t, messages, []string{"ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: replicas must be at most 5"})
 	expectEqual(t, *(*denied.Denials)[0].Reason, "Invalid")
 	expectEqual(t, *(*denied.Denials)[0].Code, float64(422))
+
+	scaleUp := &cdk8sadmission.AdmissionRequest{Operation: cdk8sadmission.Operation_UPDATE, Object: deployment(6), OldObject: deployment(5)}
+	if *tester.Review(scaleUp).Allowed {
+		t.Error("a scale-up to 6 replicas admitted")
+	}
 
 	system := deployment(50)
 	system["metadata"] = object{"name": "coredns", "namespace": "kube-system"}

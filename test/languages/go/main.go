@@ -7,7 +7,8 @@ import (
 	"github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2"
 )
 
-// NewReplicaLimitChart: Deployments may not have more replicas than the limit in a ConfigMap.
+// NewReplicaLimitChart returns a chart in which Deployments may not have more replicas than the
+// limit in a ConfigMap.
 func NewReplicaLimitChart(scope constructs.Construct, id string) cdk8s.Chart {
 	chart := cdk8s.NewChart(scope, jsii.String(id), nil)
 

@@ -2,7 +2,7 @@ from cdk8s import ApiObject, ApiObjectMetadata, App, Chart, JsonPatch
 from constructs import Construct
 
 from cdk8s_admission import (
-    AdmissionResource, MatchCondition, Operation, ParamKind, ParamRef, ParameterNotFoundAction,
+    AdmissionResource, Operation, ParamKind, ParamRef, ParameterNotFoundAction,
     ValidatingPolicy, Validation, ValidationAction, ValidationReason, Variable,
 )
 

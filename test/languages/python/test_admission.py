@@ -65,6 +65,10 @@ def test_getting_started_synthesizes_policy_binding_and_param():
     assert policy["apiVersion"] == "admissionregistration.k8s.io/v1"
     assert policy["metadata"] == {"name": "replica-limit"}
     assert policy["spec"]["failurePolicy"] == "Fail"
+    assert policy["spec"]["matchConstraints"]["resourceRules"] == [{
+        "apiGroups": ["apps"], "apiVersions": ["v1"], "resources": ["deployments"],
+        "operations": ["CREATE", "UPDATE"], "scope": "Namespaced",
+    }]
     assert policy["spec"]["paramKind"] == {"apiVersion": "v1", "kind": "ConfigMap"}
     assert policy["spec"]["variables"] == [{"name": "maxReplicas", "expression": "int(params.data.maxReplicas)"}]
     assert policy["spec"]["validations"] == [{
@@ -100,13 +104,16 @@ def test_mutating_policy_and_binding():
 
 
 def test_webhook_configuration_for_a_service_with_a_ca_bundle():
-    [configuration] = cdk8s.Testing.synth(WebhookChart(cdk8s.Testing.app(), "webhooks"))[1:]
-    assert configuration["kind"] == "ValidatingWebhookConfiguration"
+    configuration = by_kind(cdk8s.Testing.synth(WebhookChart(cdk8s.Testing.app(), "webhooks")))["ValidatingWebhookConfiguration"]
     assert "namespace" not in configuration["metadata"]
     [webhook] = configuration["webhooks"]
     assert webhook["name"] == "validate.ingresses.example.com"
     assert webhook["clientConfig"]["service"] == {"name": "policy-webhook", "namespace": "hooks", "path": "/validate", "port": 443}
     assert base64.b64decode(webhook["clientConfig"]["caBundle"]).decode() == CA_PEM
+    assert webhook["rules"] == [{
+        "apiGroups": ["networking.k8s.io"], "apiVersions": ["v1"], "resources": ["ingresses"],
+        "operations": ["CREATE", "UPDATE"], "scope": "Namespaced",
+    }]
     assert webhook["failurePolicy"] == "Ignore"
     assert webhook["sideEffects"] == "None"
     assert webhook["admissionReviewVersions"] == ["v1"]
@@ -116,7 +123,7 @@ def test_bad_cel_fails_synth_with_the_construct_and_the_field_path():
     chart = Chart(cdk8s.Testing.app(), "bad")
     ValidatingPolicy(chart, "typo", resource_rules=[AdmissionResource.PODS.rule()],
                      validations=[Validation(expression="object.spec.containers.all(c, c.image.startsWith('registry/')")])
-    with pytest.raises(Exception) as error:
+    with pytest.raises(RuntimeError) as error:
         cdk8s.Testing.synth(chart)
     message = str(error.value)
     assert "[bad/typo] spec.validations[0].expression: Invalid value" in message
@@ -128,9 +135,9 @@ def test_errors_keep_their_message_through_the_jsii_runtime():
     policy = ValidatingPolicy(chart, "p", resource_rules=[AdmissionResource.PODS.rule()],
                               validations=[Validation(expression="true")])
     policy.with_binding("b", validation_actions=[ValidationAction.DENY, ValidationAction.WARN])
-    with pytest.raises(Exception, match=r"\[bad/b\] spec.validationActions: .*must not contain both Deny and Warn"):
+    with pytest.raises(RuntimeError, match=r"\[bad/b\] spec.validationActions: .*must not contain both Deny and Warn"):
         cdk8s.Testing.synth(chart)
-    with pytest.raises(Exception, match="Kubernetes 1.27 is not supported"):
+    with pytest.raises(RuntimeError, match="Kubernetes 1.27 is not supported"):
         KubernetesVersion.of("1.27")
 
 
@@ -146,6 +153,9 @@ def test_policy_tester_decisions():
     assert denied.denials[0].reason == "Invalid"
     assert denied.denials[0].code == 422
 
+    scaled_up = tester.review(operation=Operation.UPDATE, object=deployment(6), old_object=deployment(5))
+    assert not scaled_up.allowed
+
     system = {**deployment(50), "metadata": {"name": "coredns", "namespace": "kube-system"}}
     assert tester.review(operation=Operation.UPDATE, object=system, old_object=system).allowed
 
@@ -158,3 +168,14 @@ def test_policy_tester_mutated_object():
     assert result.allowed
     assert result.patched_object["metadata"]["labels"] == {"app": "web", "team": "shop"}
     assert result.patched_object["spec"] == pod["spec"]
+
+    untouched = PolicyTester.from_chart(ReplicaLimitChart(cdk8s.Testing.app(), "admission"))
+    assert untouched.review(operation=Operation.CREATE, object=deployment(1)).patched_object is None
+
+
+def test_enums_are_enforced_by_the_runtime_type_checks():
+    chart = Chart(cdk8s.Testing.app(), "strings")
+    policy = ValidatingPolicy(chart, "p", resource_rules=[AdmissionResource.PODS.rule()],
+                              validations=[Validation(expression="true")])
+    with pytest.raises(TypeError, match="ValidationAction"):
+        policy.with_binding("b", validation_actions=["Deny"])

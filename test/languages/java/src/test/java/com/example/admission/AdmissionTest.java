@@ -94,6 +94,10 @@ class AdmissionTest {
         assertEquals(Map.of("name", "replica-limit"), policy.get("metadata"));
         Map<String, Object> spec = map(policy.get("spec"));
         assertEquals("Fail", spec.get("failurePolicy"));
+        assertEquals(List.of(Map.of(
+                "apiGroups", List.of("apps"), "apiVersions", List.of("v1"), "resources", List.of("deployments"),
+                "operations", List.of("CREATE", "UPDATE"), "scope", "Namespaced")),
+                map(spec.get("matchConstraints")).get("resourceRules"));
         assertEquals(Map.of("apiVersion", "v1", "kind", "ConfigMap"), spec.get("paramKind"));
         assertEquals(List.of(Map.of("name", "maxReplicas", "expression", "int(params.data.maxReplicas)")), spec.get("variables"));
         assertEquals(List.of(Map.of(
@@ -140,6 +144,10 @@ class AdmissionTest {
         Map<String, Object> clientConfig = map(webhook.get("clientConfig"));
         assertEquals(Map.of("name", "policy-webhook", "namespace", "hooks", "path", "/validate", "port", 443), clientConfig.get("service"));
         assertEquals(CA_PEM, new String(Base64.getDecoder().decode((String) clientConfig.get("caBundle")), StandardCharsets.UTF_8));
+        assertEquals(List.of(Map.of(
+                "apiGroups", List.of("networking.k8s.io"), "apiVersions", List.of("v1"), "resources", List.of("ingresses"),
+                "operations", List.of("CREATE", "UPDATE"), "scope", "Namespaced")),
+                webhook.get("rules"));
         assertEquals("Ignore", webhook.get("failurePolicy"));
         assertEquals("None", webhook.get("sideEffects"));
         assertEquals(List.of("v1"), webhook.get("admissionReviewVersions"));
@@ -187,6 +195,9 @@ class AdmissionTest {
                 denied.getDenials().stream().map(PolicyDenial::getMessage).collect(Collectors.toList()));
         assertEquals("Invalid", denied.getDenials().get(0).getReason());
         assertEquals(422, denied.getDenials().get(0).getCode().intValue());
+
+        AdmissionRequest scaleUp = AdmissionRequest.builder().operation(Operation.UPDATE).object(deployment(6)).oldObject(deployment(5)).build();
+        assertFalse(tester.review(scaleUp).getAllowed());
 
         Map<String, Object> system = new HashMap<>(deployment(50));
         system.put("metadata", Map.of("name", "coredns", "namespace", "kube-system"));
