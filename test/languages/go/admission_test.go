@@ -219,6 +219,65 @@ func TestPolicyTesterMutatedObject(t *testing.T) {
 	expectEqual(t, untouched.PatchedObject, nil)
 }
 
+func TestMutatingWebhookConfigurationForAUrl(t *testing.T) {
+	chart := cdk8s.NewChart(cdk8s.Testing_App(nil), jsii.String("hooks"), nil)
+	cdk8sadmission.NewMutatingWebhookConfiguration(chart, jsii.String("mutating"), &cdk8sadmission.MutatingWebhookConfigurationProps{
+		Name:     jsii.String("defaults"),
+		CaBundle: cdk8sadmission.CaBundle_FromPem(jsii.String(readFixture(t, "ca.pem"))),
+		Webhooks: &[]cdk8sadmission.Webhook{cdk8sadmission.Webhook_ForUrl(jsii.String("https://hooks.example.com/mutate"), &cdk8sadmission.WebhookOptions{
+			Name:  jsii.String("default.jobs.example.com"),
+			Rules: &[]*cdk8sadmission.ResourceRule{cdk8sadmission.AdmissionResource_JOBS().Rule(cdk8sadmission.Operation_CREATE)},
+		})},
+	})
+	manifests := *cdk8s.Testing_Synth(chart)
+	expectEqual(t, len(manifests), 1)
+	configuration := manifests[0].(object)
+	expectEqual(t, configuration["kind"], "MutatingWebhookConfiguration")
+	webhook := configuration["webhooks"].([]interface{})[0].(object)
+	expectEqual(t, webhook["clientConfig"].(object)["url"], "https://hooks.example.com/mutate")
+	expectEqual(t, webhook["reinvocationPolicy"], "Never")
+	expectEqual(t, webhook["namespaceSelector"], object{"matchExpressions": []interface{}{object{
+		"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": []interface{}{"kube-system"},
+	}}})
+}
+
+func TestManifestValidatorOnManifestsFromElsewhere(t *testing.T) {
+	configMap := object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": object{"name": "settings"}}
+	binding := object{
+		"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+		"metadata": object{"name": "b"},
+		"spec":     object{"policyName": "p", "validationActions": []string{"Deny", "Warn"}},
+	}
+	violations := *cdk8sadmission.ManifestValidator_ValidateAll(&[]interface{}{configMap, binding}, nil)
+	expectEqual(t, len(violations), 1)
+	violation := violations[0]
+	expectEqual(t, violation.Severity, cdk8sadmission.ViolationSeverity_ERROR)
+	expectEqual(t, *violation.Path, "spec.validationActions")
+	expectEqual(t, *violation.ManifestIndex, float64(1))
+	expectContains(t, *violation.Message, "must not contain both Deny and Warn")
+}
+
+func TestPolicyTesterFromYamlWithTheRequestingUser(t *testing.T) {
+	tester := cdk8sadmission.PolicyTester_FromYaml(jsii.String(readFixture(t, "no-contractor-pods.yaml")), nil)
+	pod := object{
+		"apiVersion": "v1", "kind": "Pod",
+		"metadata": object{"name": "web", "namespace": "shop"},
+		"spec":     object{"containers": []interface{}{object{"name": "web", "image": "shop/web:1.2.3"}}},
+	}
+	byStaff := &cdk8sadmission.AdmissionRequest{Operation: cdk8sadmission.Operation_CREATE, Object: pod,
+		UserInfo: &cdk8sadmission.UserInfo{Username: jsii.String("alice"), Groups: jsii.Strings("staff")}}
+	if !*tester.Review(byStaff).Allowed {
+		t.Error("a pod by staff denied")
+	}
+	byContractor := &cdk8sadmission.AdmissionRequest{Operation: cdk8sadmission.Operation_CREATE, Object: pod,
+		UserInfo: &cdk8sadmission.UserInfo{Username: jsii.String("mallory"), Groups: jsii.Strings("contractors")}}
+	var messages []string
+	for _, denial := range *tester.Review(byContractor).Denials {
+		messages = append(messages, *denial.Message)
+	}
+	expectEqual(t, messages, []string{"ValidatingAdmissionPolicy 'no-contractor-pods' with binding 'no-contractor-pods' denied request: contractors may not create pods"})
+}
+
 func create(obj object) *cdk8sadmission.AdmissionRequest {
 	return &cdk8sadmission.AdmissionRequest{Operation: cdk8sadmission.Operation_CREATE, Object: obj}
 }

@@ -4,17 +4,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import cdk8s
+import pytest
 from cdk8s import ApiObject, ApiObjectMetadata, Chart, JsonPatch
 
 from cdk8s_admission import (
-    AdmissionResource, CaBundle, FailurePolicy, MutatingPolicy, Mutation, Operation, PolicyTester,
-    KubernetesVersion, ValidatingPolicy, ValidatingWebhookConfiguration, Validation, ValidationAction, Webhook,
+    AdmissionResource, CaBundle, FailurePolicy, KubernetesVersion, ManifestValidator, MutatingPolicy,
+    MutatingWebhookConfiguration, Mutation, Operation, PolicyTester, UserInfo, ValidatingPolicy,
+    ValidatingWebhookConfiguration, Validation, ValidationAction, ViolationSeverity, Webhook,
 )
 from getting_started import ReplicaLimitChart
 
-CA_PEM = (Path(__file__).parent.parent / "fixtures" / "ca.pem").read_text()
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+CA_PEM = (FIXTURES / "ca.pem").read_text()
 
 
 def deployment(replicas):
@@ -179,3 +181,45 @@ def test_enums_are_enforced_by_the_runtime_type_checks():
                               validations=[Validation(expression="true")])
     with pytest.raises(TypeError, match="ValidationAction"):
         policy.with_binding("b", validation_actions=["Deny"])
+
+
+def test_mutating_webhook_configuration_for_a_url():
+    chart = Chart(cdk8s.Testing.app(), "hooks")
+    MutatingWebhookConfiguration(chart, "mutating",
+        name="defaults",
+        ca_bundle=CaBundle.from_pem(CA_PEM),
+        webhooks=[Webhook.for_url("https://hooks.example.com/mutate",
+            name="default.jobs.example.com",
+            rules=[AdmissionResource.JOBS.rule(Operation.CREATE)],
+        )],
+    )
+    [configuration] = cdk8s.Testing.synth(chart)
+    assert configuration["kind"] == "MutatingWebhookConfiguration"
+    [webhook] = configuration["webhooks"]
+    assert webhook["clientConfig"]["url"] == "https://hooks.example.com/mutate"
+    assert webhook["reinvocationPolicy"] == "Never"
+    assert webhook["namespaceSelector"] == {
+        "matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": ["kube-system"]}],
+    }
+
+
+def test_manifest_validator_on_manifests_from_elsewhere():
+    config_map = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}}
+    binding = {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+               "metadata": {"name": "b"}, "spec": {"policyName": "p", "validationActions": ["Deny", "Warn"]}}
+    [violation] = ManifestValidator.validate_all([config_map, binding])
+    assert violation.severity == ViolationSeverity.ERROR
+    assert violation.path == "spec.validationActions"
+    assert violation.manifest_index == 1
+    assert "must not contain both Deny and Warn" in violation.message
+
+
+def test_policy_tester_from_yaml_with_the_requesting_user():
+    tester = PolicyTester.from_yaml((FIXTURES / "no-contractor-pods.yaml").read_text())
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "shop"},
+           "spec": {"containers": [{"name": "web", "image": "shop/web:1.2.3"}]}}
+    assert tester.review(operation=Operation.CREATE, object=pod, user_info=UserInfo(username="alice", groups=["staff"])).allowed
+    denied = tester.review(operation=Operation.CREATE, object=pod, user_info=UserInfo(username="mallory", groups=["contractors"]))
+    assert [d.message for d in denied.denials] == [
+        "ValidatingAdmissionPolicy 'no-contractor-pods' with binding 'no-contractor-pods' denied request: contractors may not create pods",
+    ]

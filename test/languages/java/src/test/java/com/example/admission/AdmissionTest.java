@@ -21,17 +21,22 @@ import io.github.cdk8sadmission.AdmissionResult;
 import io.github.cdk8sadmission.CaBundle;
 import io.github.cdk8sadmission.FailurePolicy;
 import io.github.cdk8sadmission.KubernetesVersion;
+import io.github.cdk8sadmission.ManifestValidator;
 import io.github.cdk8sadmission.MutatingPolicy;
 import io.github.cdk8sadmission.MutatingPolicyBindingOptions;
+import io.github.cdk8sadmission.MutatingWebhookConfiguration;
 import io.github.cdk8sadmission.Mutation;
 import io.github.cdk8sadmission.Operation;
 import io.github.cdk8sadmission.PolicyDenial;
 import io.github.cdk8sadmission.PolicyTester;
+import io.github.cdk8sadmission.UserInfo;
 import io.github.cdk8sadmission.ValidatingPolicy;
 import io.github.cdk8sadmission.ValidatingPolicyBindingOptions;
 import io.github.cdk8sadmission.ValidatingWebhookConfiguration;
 import io.github.cdk8sadmission.Validation;
 import io.github.cdk8sadmission.ValidationAction;
+import io.github.cdk8sadmission.Violation;
+import io.github.cdk8sadmission.ViolationSeverity;
 import io.github.cdk8sadmission.Webhook;
 import io.github.cdk8sadmission.WebhookOptions;
 import org.cdk8s.ApiObject;
@@ -45,7 +50,8 @@ import software.constructs.Construct;
 
 /** cdk8s-admission used from Java, as a user of the Maven artifact writes it (JUnit 5). */
 class AdmissionTest {
-    private static final String CA_PEM = read(Path.of("..", "..", "fixtures", "ca.pem"));
+    private static final Path FIXTURES = Path.of("..", "..", "fixtures");
+    private static final String CA_PEM = read(FIXTURES.resolve("ca.pem"));
 
     /** A MutatingPolicy that labels pods with their team. */
     static class PodLabelsChart extends Chart {
@@ -220,6 +226,62 @@ class AdmissionTest {
 
         AdmissionResult untouched = PolicyTester.fromChart(new ReplicaLimitChart(Testing.app(), "admission")).review(create(deployment(1)));
         assertNull(untouched.getPatchedObject());
+    }
+
+    @Test
+    void mutatingWebhookConfigurationForAUrl() {
+        Chart chart = new Chart(Testing.app(), "hooks");
+        MutatingWebhookConfiguration.Builder.create(chart, "mutating")
+                .name("defaults")
+                .caBundle(CaBundle.fromPem(CA_PEM))
+                .webhooks(List.of(Webhook.forUrl("https://hooks.example.com/mutate", WebhookOptions.builder()
+                        .name("default.jobs.example.com")
+                        .rules(List.of(AdmissionResource.JOBS.rule(Operation.CREATE)))
+                        .build())))
+                .build();
+        List<Object> manifests = Testing.synth(chart);
+        assertEquals(1, manifests.size());
+        Map<String, Object> configuration = map(manifests.get(0));
+        assertEquals("MutatingWebhookConfiguration", configuration.get("kind"));
+        Map<String, Object> webhook = map(((List<?>) configuration.get("webhooks")).get(0));
+        assertEquals("https://hooks.example.com/mutate", map(webhook.get("clientConfig")).get("url"));
+        assertEquals("Never", webhook.get("reinvocationPolicy"));
+        assertEquals(Map.of("matchExpressions", List.of(Map.of(
+                "key", "kubernetes.io/metadata.name", "operator", "NotIn", "values", List.of("kube-system")))),
+                webhook.get("namespaceSelector"));
+    }
+
+    @Test
+    void manifestValidatorOnManifestsFromElsewhere() {
+        Map<String, Object> configMap = Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", Map.of("name", "settings"));
+        Map<String, Object> binding = Map.of(
+                "apiVersion", "admissionregistration.k8s.io/v1", "kind", "ValidatingAdmissionPolicyBinding",
+                "metadata", Map.of("name", "b"),
+                "spec", Map.of("policyName", "p", "validationActions", List.of("Deny", "Warn")));
+        List<Violation> violations = ManifestValidator.validateAll(List.of(configMap, binding));
+        assertEquals(1, violations.size());
+        Violation violation = violations.get(0);
+        assertEquals(ViolationSeverity.ERROR, violation.getSeverity());
+        assertEquals("spec.validationActions", violation.getPath());
+        assertEquals(1, violation.getManifestIndex().intValue());
+        assertTrue(violation.getMessage().contains("must not contain both Deny and Warn"), violation.getMessage());
+    }
+
+    @Test
+    void policyTesterFromYamlWithTheRequestingUser() {
+        PolicyTester tester = PolicyTester.fromYaml(read(FIXTURES.resolve("no-contractor-pods.yaml")));
+        Map<String, Object> pod = Map.of(
+                "apiVersion", "v1", "kind", "Pod",
+                "metadata", Map.of("name", "web", "namespace", "shop"),
+                "spec", Map.of("containers", List.of(Map.of("name", "web", "image", "shop/web:1.2.3"))));
+        AdmissionRequest byStaff = AdmissionRequest.builder().operation(Operation.CREATE).object(pod)
+                .userInfo(UserInfo.builder().username("alice").groups(List.of("staff")).build()).build();
+        assertTrue(tester.review(byStaff).getAllowed());
+        AdmissionRequest byContractor = AdmissionRequest.builder().operation(Operation.CREATE).object(pod)
+                .userInfo(UserInfo.builder().username("mallory").groups(List.of("contractors")).build()).build();
+        assertEquals(
+                List.of("ValidatingAdmissionPolicy 'no-contractor-pods' with binding 'no-contractor-pods' denied request: contractors may not create pods"),
+                tester.review(byContractor).getDenials().stream().map(PolicyDenial::getMessage).collect(Collectors.toList()));
     }
 
     private static AdmissionRequest create(final Map<String, Object> object) {
