@@ -139,6 +139,12 @@ project.addTask('generate:wire', {
   receiveArgs: true,
 });
 
+project.addTask('generate:schemas', {
+  description: 'Regenerate schemas/kubernetes.json from the OpenAPI specs of k8s.io/kubernetes (Go module proxy); --check compares',
+  exec: 'ts-node --project scripts/tsconfig.json scripts/generate-resource-schemas.ts',
+  receiveArgs: true,
+});
+
 const synthExample = project.addTask('synth:example', {
   description: 'Synthesize the example app in examples/ into examples/dist/',
   env: { CDK8S_OUTDIR: 'examples/dist' },

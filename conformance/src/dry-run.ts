@@ -63,7 +63,7 @@ export async function dryRunCreate(oracle: Oracle, url: string, manifest: unknow
 export function decodePaths(message: string): string[] {
   const out: string[] = [];
   for (const m of message.matchAll(/(?:unknown|duplicate) field "([^"]+)"/g)) out.push(m[1]);
-  for (const m of message.matchAll(/into Go struct field [A-Za-z0-9_]+\.([A-Za-z0-9_.]+) of type/g)) {
+  for (const m of message.matchAll(/into Go struct field [A-Za-z0-9_]+\.([A-Za-z0-9_.-]+) of type/g)) {
     // Embedded structs appear by their type name (`resourceRules.RuleWithOperations.Rule.apiGroups`).
     out.push(m[1].split('.').filter((s) => !/^[A-Z]/.test(s)).join('.'));
   }

@@ -2,13 +2,14 @@
  * `npx projen conformance`: starts the real kube-apiserver (conformance/cmd/oracle), runs the
  * differential suites against it, prints a table per suite and the disagreements no entry of
  * known-differences.json covers, and ends with the summary line
- * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%)`.
+ * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%)`.
  *
  * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
  * default 5000), --cel N (generated expressions, default 3000), --emulated-manifests N
  * (generated manifest cases for each emulated minor, default 300), --reviews N (generated review
- * scenarios, default 1200; 0 skips the suite), --report FILE (every outcome as JSON), --only SUITES (a comma-separated
- * subset of manifests,cel,reviews,emulated,declarations, for work on one suite; stale entries are
+ * scenarios, default 1200; 0 skips the suite), --objects N (generated built-in objects, default 1000),
+ * --report FILE (every outcome as JSON), --only SUITES (a comma-separated
+ * subset of manifests,cel,reviews,objects,emulated,declarations, for work on one suite; stale entries are
  * then not checked).
  */
 import { execFileSync } from 'child_process';
@@ -22,6 +23,8 @@ import { exampleManifests } from './example-manifests';
 import { KnownDifferences } from './known-differences';
 import { corpusCases, generatedCases, recordedManifests, sizeLimitCases } from './manifest-cases';
 import { runManifestSuite } from './manifest-suite';
+import { baseObjects } from './object-bases';
+import { generatedObjects, recordedObjects, runObjectSuite } from './object-suite';
 import { Oracle, ORACLE_BINARY } from './oracle';
 import { corpusScenarios, recordedReviews } from './review-corpus';
 import { costScenarios } from './review-cost-scenarios';
@@ -29,10 +32,13 @@ import { generatedScenarios } from './review-scenarios';
 import { runReviewSuite } from './review-suite';
 import { Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
 import { KubernetesVersion } from '../../src';
+import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
 
 export const DEFAULT_SEED = 20261202;
 /** Generated review scenarios: 1,200 (at least 1,000, as issue 13 asks) take about 3 minutes. */
 const DEFAULT_REVIEWS = 1200;
+/** Generated built-in objects for the objects suite (a dry run each, a few seconds in all). */
+const DEFAULT_OBJECTS = 1000;
 export const RECORDED_DIR = path.join(__dirname, '..', '.out', 'recorded');
 
 interface Options {
@@ -41,6 +47,7 @@ interface Options {
   readonly cel: number;
   readonly emulatedManifests: number;
   readonly reviews: number;
+  readonly objects: number;
   readonly report?: string;
   readonly only?: readonly string[];
 }
@@ -63,6 +70,7 @@ function parseOptions(argv: readonly string[]): Options {
     cel: int('--cel', 3000),
     emulatedManifests: int('--emulated-manifests', 300),
     reviews: int('--reviews', DEFAULT_REVIEWS),
+    objects: int('--objects', DEFAULT_OBJECTS),
     report: get('--report'),
     only: get('--only')?.split(','),
   };
@@ -131,6 +139,12 @@ async function main(): Promise<number> {
       const scenarios = [...corpus.scenarios, ...generatedScenarios(options.reviews, options.seed), ...costScenarios(options.reviews)];
       results.push(await runReviewSuite(oracle, scenarios, version, corpus.unrealized));
     }
+    if (runs('objects')) {
+      const schemas = BuiltinSchemas.of(version.minor);
+      const objects = [...baseObjects(), ...recordedObjects(recordedReviews(path.join(RECORDED_DIR, 'reviews')), schemas)];
+      const cases = [...objects, ...generatedObjects(objects, options.objects, options.seed, schemas)];
+      results.push(await runObjectSuite(oracle, cases, version));
+    }
   } finally {
     await oracle.stop();
   }
@@ -170,7 +184,7 @@ async function main(): Promise<number> {
   }
   // Entries are checked for staleness on the run CI makes (other seeds and sizes draw other cases).
   const isDefaultRun = options.seed === DEFAULT_SEED && options.manifests === 5000 && options.cel === 3000 && options.emulatedManifests === 300
-    && options.reviews === DEFAULT_REVIEWS && !options.only;
+    && options.reviews === DEFAULT_REVIEWS && options.objects === DEFAULT_OBJECTS && !options.only;
   const stale = isDefaultRun ? known.stale(results.map((r) => r.suite)) : [];
   for (const s of stale) console.log(`stale entry in known-differences.json (covers nothing): [${s.suite}] ${s.case}`);
   if (options.report) {
@@ -183,7 +197,7 @@ async function main(): Promise<number> {
     const agree = outcomes.filter((o) => o.verdictAgrees).length;
     return `${suite} ${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`;
   };
-  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}`);
+  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}`);
   return unknown.length > 0 || stale.length > 0 ? 1 : 0;
 }
 

@@ -7,6 +7,8 @@ import { ADMISSION_GROUP } from '../admission-kind';
 import { setDataKey } from '../cel/data-keys';
 import { Operation } from '../enums';
 import { KubernetesVersion } from '../kubernetes-version';
+import { BuiltinSchemas } from '../schemas/builtin-schemas';
+import { decodingProblems } from '../schemas/strict-decoding';
 import { ADMISSION_REQUEST, checkStructKeys } from '../struct-keys';
 import { renderValue } from '../validation/field-errors';
 import { MAX_REQUEST_BYTES } from '../validation/json-data';
@@ -147,6 +149,28 @@ export function checkedRequest(input: AdmissionRequest): AdmissionRequest {
     oldObject: copyJson(input.oldObject, 'review: oldObject', MAX_REQUEST_BYTES),
     namespaceObject: copyJson(namespaceObject, 'review: namespaceObject', MAX_REQUEST_BYTES),
   };
+}
+
+/**
+ * The request's built-in objects as the apiserver decodes them with strict field validation
+ * (kubectl's default): a fixture with a misspelled field or a value of the wrong type is an error
+ * naming it, not a review of an object the apiserver would never have admitted. Custom resources,
+ * and kinds the target version does not have, are not checked.
+ */
+export function checkDecodable(request: AdmissionRequest, minor: number): void {
+  const schemas = BuiltinSchemas.of(minor);
+  for (const field of ['object', 'oldObject', 'namespaceObject'] as const) {
+    const value: unknown = request[field];
+    if (!isObject(value) || typeof value.apiVersion !== 'string' || typeof value.kind !== 'string') continue;
+    const kind = schemas.kind(value.apiVersion, value.kind);
+    if (!kind) continue;
+    const problems = decodingProblems(value, kind.name, schemas);
+    if (problems.length === 0) continue;
+    const shown = problems.slice(0, 10).map((p) => p.message).join('; ');
+    const more = problems.length > 10 ? `; and ${problems.length - 10} more` : '';
+    throw new Error(`review: ${field} (${value.apiVersion} ${value.kind}) is not what the apiserver of Kubernetes 1.${minor} decodes `
+      + `with strict field validation (kubectl's default): ${shown}${more}`);
+  }
 }
 
 /** `userInfo.extra` (its other fields have the types of UserInfo's, checked with the request's keys). */

@@ -8,7 +8,7 @@ import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation } from './apply-mutation';
 import { Activation, BUDGET_EXCEEDED, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
-import { checkAdmissible, checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
+import { checkAdmissible, checkDecodable, checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
 import { matchResourcesMatch, RequestAttributes } from './matching';
 import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
@@ -102,6 +102,8 @@ export class PolicyTester {
 
   private readonly manifests: readonly any[];
   private readonly runtime: CelRuntime;
+  /** The target minor, whose built-in schemas request objects are decoded with. */
+  private readonly minor: number;
   private readonly byKind = new Map<string, any[]>();
   private readonly decide: ReturnType<typeof decideWith>;
 
@@ -113,11 +115,13 @@ export class PolicyTester {
     this.manifests = manifests;
     this.decide = decideWith(options.permissions ?? []);
     this.runtime = new CelRuntime(version.minor);
+    this.minor = version.minor;
   }
 
   /** What admission control decides for `request`. */
   public review(input: AdmissionRequest): AdmissionResult {
     const request = checkedRequest(input);
+    checkDecodable(request, this.minor);
     // The apiserver runs no API-defined policy on the policies and bindings themselves, so that no
     // policy can lock itself in (policy/generic/plugin.go); webhook configurations are not exempt.
     if (isAdmissionPolicyResource(this.attributes(request))) return { allowed: true, denials: [], warnings: [], auditAnnotations: {} };

@@ -1,6 +1,6 @@
 // PolicyTester rejects what the apiserver could never receive, with an error that says what is
 // wrong: a test must never pass because its input was quietly ignored.
-import { Operation, PolicyTester } from '../../src';
+import { KubernetesVersion, Operation, PolicyTester } from '../../src';
 import { MAX_JSON_DEPTH } from '../../src/testing/input-checks';
 import { MAX_REQUEST_BYTES } from '../../src/validation/json-data';
 
@@ -51,12 +51,14 @@ describe('requests the apiserver could never receive', () => {
       for (let i = 0; i < depth; i++) v = { v };
       return v;
     };
-    expect(() => tester.review({ operation: Operation.CREATE, object: { ...cm(), spec: nested(MAX_JSON_DEPTH + 1) } }))
+    // managedFields' fieldsV1 is free-form JSON, the one place of a ConfigMap that nests at will.
+    const withFields = (object: any, fieldsV1: unknown) => ({ ...object, metadata: { ...object.metadata, managedFields: [{ fieldsV1 }] } });
+    expect(() => tester.review({ operation: Operation.CREATE, object: withFields(cm(), nested(MAX_JSON_DEPTH + 1)) }))
       .toThrow(new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`));
     // Shared (not cyclic) references are fine, and so is deep nesting within the limit.
     const shared = { a: '1' };
-    expect(tester.review({ operation: Operation.CREATE, object: { ...cm(), spec: { one: shared, two: shared } } }).allowed).toBe(true);
-    expect(tester.review({ operation: Operation.CREATE, object: { ...cm({ x: '1' }), spec: nested(MAX_JSON_DEPTH - 5) } }).allowed).toBe(false);
+    expect(tester.review({ operation: Operation.CREATE, object: withFields(cm(), { one: shared, two: shared }) }).allowed).toBe(true);
+    expect(tester.review({ operation: Operation.CREATE, object: withFields(cm({ x: '1' }), nested(MAX_JSON_DEPTH - 5)) }).allowed).toBe(false);
   });
 
   test('an object over the apiserver\'s request size limit, at the byte', () => {
@@ -118,5 +120,55 @@ describe('manifests', () => {
     expect(() => PolicyTester.fromYaml('- a\n- b\n')).toThrow(/manifest 0 is an array/);
     const yaml = `---\n${JSON.stringify(policy)}\n---\n---\n${JSON.stringify(binding)}\n`;
     expect(PolicyTester.fromYaml(yaml).review({ operation: Operation.CREATE, object: cm({ x: '1' }) }).allowed).toBe(false);
+  });
+});
+
+describe('request objects the apiserver would not decode (strict field validation, kubectl\'s default)', () => {
+  const deployment = (spec: object) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec });
+  const deployments = PolicyTester.fromManifests([
+    { ...policy, spec: { ...policy.spec, matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'] }] }, validations: [{ expression: 'true' }] } },
+    binding,
+  ]);
+
+  test('a misspelled field is an error naming it, with the likely intended one', () => {
+    expect(() => deployments.review({ operation: Operation.CREATE, object: deployment({ replicsa: 3 }) }))
+      .toThrow('review: object (apps/v1 Deployment) is not what the apiserver of Kubernetes 1.37 decodes with strict field validation (kubectl\'s default): unknown field "spec.replicsa" (did you mean "replicas"?)');
+    expect(() => deployments.review({ operation: Operation.CREATE, object: deployment({ template: { spec: { containers: [{ name: 'a', imagee: 'x' }] } } }) }))
+      .toThrow('unknown field "spec.template.spec.containers[0].imagee" (did you mean "image"?)');
+    expect(() => tester.review({ operation: Operation.CREATE, object: { ...cm(), metadata: { name: 'c', namespace: 'team-a', lables: {} } } }))
+      .toThrow('unknown field "metadata.lables" (did you mean "labels"?)');
+  });
+
+  test('values of the wrong JSON type, quantities and base64 as the apiserver decodes them', () => {
+    expect(() => deployments.review({ operation: Operation.CREATE, object: deployment({ replicas: '3' }) })).toThrow('spec.replicas: must be an integer, not a string');
+    expect(() => deployments.review({ operation: Operation.CREATE, object: deployment({ replicas: 2 ** 31 }) })).toThrow('spec.replicas: must be a 32-bit integer');
+    expect(() => deployments.review({ operation: Operation.CREATE, object: deployment({ strategy: { rollingUpdate: { maxSurge: 1.5 } } }) }))
+      .toThrow('spec.strategy.rollingUpdate.maxSurge: must be a 32-bit integer or a string, not the fraction 1.5');
+    const limits = (cpu: unknown) => deployment({ template: { spec: { containers: [{ name: 'a', image: 'x', resources: { limits: { cpu } } }] } } });
+    expect(() => deployments.review({ operation: Operation.CREATE, object: limits('1 core') }))
+      .toThrow('spec.template.spec.containers[0].resources.limits.cpu: must be a quantity such as 500m, 2 or 1Gi, not a string "1 core"');
+    for (const cpu of ['500m', 2, 0.5, '1e3']) expect(deployments.review({ operation: Operation.CREATE, object: limits(cpu) }).allowed).toBe(true);
+    const secrets = PolicyTester.fromManifests([]);
+    const secret = (data: object) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'shop' }, data });
+    expect(() => secrets.review({ operation: Operation.CREATE, object: secret({ token: 'not base64' }) })).toThrow('data.token: must be base64-encoded');
+    expect(secrets.review({ operation: Operation.CREATE, object: secret({ token: 'c2VjcmV0', raw: [115, 101] }) }).allowed).toBe(true);
+  });
+
+  test('null is "not set", maps and free-form fields take any key, and oldObject is checked too', () => {
+    expect(deployments.review({ operation: Operation.CREATE, object: deployment({ replicas: null, selector: { matchLabels: { 'any/key': 'v' } } }) }).allowed).toBe(true);
+    expect(() => deployments.review({ operation: Operation.UPDATE, object: deployment({}), oldObject: deployment({ paused: 'no' }) }))
+      .toThrow('review: oldObject (apps/v1 Deployment) is not what the apiserver');
+  });
+
+  test('the fields of the target version: Pod spec.resources exists from Kubernetes 1.32', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'shop' }, spec: { containers: [{ name: 'a', image: 'x' }], resources: { limits: { cpu: '1' } } } };
+    expect(PolicyTester.fromManifests([], { kubernetesVersion: KubernetesVersion.of('1.32') }).review({ operation: Operation.CREATE, object: pod }).allowed).toBe(true);
+    expect(() => PolicyTester.fromManifests([], { kubernetesVersion: KubernetesVersion.of('1.31') }).review({ operation: Operation.CREATE, object: pod }))
+      .toThrow('the apiserver of Kubernetes 1.31 decodes with strict field validation (kubectl\'s default): unknown field "spec.resources"');
+  });
+
+  test('custom resources are not checked (their schema is their CustomResourceDefinition\'s)', () => {
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'shop' }, spec: { anything: [1, { at: 'all' }] } };
+    expect(PolicyTester.fromManifests([]).review({ operation: Operation.CREATE, object: widget, resource: { group: 'example.com', version: 'v1', resource: 'widgets' } }).allowed).toBe(true);
   });
 });

@@ -223,3 +223,9 @@ def test_policy_tester_from_yaml_with_the_requesting_user():
     assert [d.message for d in denied.denials] == [
         "ValidatingAdmissionPolicy 'no-contractor-pods' with binding 'no-contractor-pods' denied request: contractors may not create pods",
     ]
+
+
+def test_policy_tester_refuses_a_fixture_the_apiserver_would_not_decode():
+    tester = PolicyTester.from_chart(ReplicaLimitChart(cdk8s.Testing.app(), "admission"))
+    with pytest.raises(RuntimeError, match=r'unknown field "spec.replicsa" \(did you mean "replicas"\?\)'):
+        tester.review(operation=Operation.CREATE, object={**deployment(1), "spec": {"replicsa": 1}})
