@@ -12,7 +12,8 @@
  *     "minors": { "<minor>": {
  *        "definitions": { "<definition name>": <index into schemas> },
  *        "kinds": { "<group>/<version>/<Kind>": "<definition name>" },
- *        "resources": { "<group>/<version>/<resource>[/<subresource>]": ["<Kind>", <namespaced 0|1>] } } } }
+ *        "resources": { "<group>/<version>/<resource>[/<subresource>]": ["<group>", "<version>", "<Kind>", <namespaced 0|1>] } } } }
+ * (a subresource's kind is the body it takes, of its own group and version: deployments/scale is autoscaling/v1 Scale).
  * A schema keeps the OpenAPI keys below; `$ref` is the definition's name, resolved in its minor.
  */
 import { execFileSync } from 'child_process';
@@ -41,6 +42,8 @@ const KEPT = new Set([
 ]);
 
 const OUTPUT = path.join(__dirname, '..', 'schemas', 'kubernetes.json');
+/** Kinds every group version lists for its options and events (one definition claims them all). */
+const SHARED_KINDS = new Set(['DeleteOptions', 'WatchEvent', 'Status']);
 const REF_PREFIX = '#/components/schemas/';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -74,7 +77,7 @@ export function cut(schema: Json): Json {
 interface MinorSchemas {
   definitions: { [name: string]: number };
   kinds: { [gvk: string]: string };
-  resources: { [gvr: string]: [string, number] };
+  resources: { [gvr: string]: [string, string, string, number] };
 }
 
 function specDirectory(release: string): string {
@@ -98,7 +101,7 @@ function addResources(spec: any, out: MinorSchemas): void {
       const key = [group, version, resource, subresource].filter((p) => p !== undefined).join('/');
       // A subresource's kind is the body it takes (Scale, Binding, Eviction), so POST and PUT win over GET.
       if (out.resources[key] && action === 'get') continue;
-      out.resources[key] = [gvk.kind, namespaced ? 1 : 0];
+      out.resources[key] = [gvk.group, gvk.version, gvk.kind, namespaced ? 1 : 0];
     }
   }
 }
@@ -120,9 +123,15 @@ function generate(): string {
           schemas.push(body);
           index.set(body, i);
         }
+        // The same definition is in several files of a release; they must agree.
+        if (out.definitions[name] !== undefined && out.definitions[name] !== i) throw new Error(`${release}: ${name} differs between the spec files`);
         out.definitions[name] = i;
         for (const gvk of schema['x-kubernetes-group-version-kind'] ?? []) {
-          out.kinds[`${gvk.group}/${gvk.version}/${gvk.kind}`] ??= name;
+          const key = `${gvk.group}/${gvk.version}/${gvk.kind}`;
+          if (out.kinds[key] !== undefined && out.kinds[key] !== name && !SHARED_KINDS.has(gvk.kind)) {
+            throw new Error(`${release}: ${key} is both ${out.kinds[key]} and ${name}`);
+          }
+          out.kinds[key] ??= name;
         }
       }
       addResources(spec, out);

@@ -1,7 +1,8 @@
 /**
  * Built-in objects of the kinds policies usually match, beside the recorded ones, as bases of the
  * objects suite: each valid, and with the field types decoding has cases for (quantities,
- * int-or-string, maps, lists of objects, timestamps, free-form JSON).
+ * int-or-string, int64, maps, lists of objects, times and micro-times, empty structs,
+ * apiextensions' either-or types, free-form JSON).
  */
 import { ObjectCase } from './object-suite';
 
@@ -41,6 +42,47 @@ const OBJECTS: any[] = [
   { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: '50%', selector: { matchLabels: labels } } },
   { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'critical' }, value: 100000, globalDefault: false, description: 'critical workloads' },
   { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'example.com/ssd', parameters: { type: 'ssd' }, reclaimPolicy: 'Delete', allowVolumeExpansion: true },
+  { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15, acquireTime: '2026-01-02T15:04:05.000000Z', renewTime: '2026-01-02T15:05:05.123456Z' } },
+  {
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name: 'web.1' },
+    eventTime: '2026-01-02T15:04:05.000000Z',
+    reportingController: 'example.com/controller',
+    reportingInstance: 'controller-1',
+    action: 'Scale',
+    reason: 'Scaled',
+    type: 'Normal',
+    note: 'scaled to 3',
+    regarding: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' },
+  },
+  { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'batch', creationTimestamp: '2026-01-02T15:04:05Z' }, spec: { ...podSpec, activeDeadlineSeconds: 3600, terminationGracePeriodSeconds: 30 } },
+  {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'gadgets.example.com' },
+    spec: {
+      group: 'example.com',
+      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+      scope: 'Namespaced',
+      versions: [{
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', additionalProperties: { type: 'string' }, properties: {} },
+              tags: { type: 'array', items: { type: 'string' } },
+              status: { type: 'object', additionalProperties: true },
+            },
+          },
+        },
+      }],
+    },
+  },
   {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

@@ -44,18 +44,37 @@ interface Position {
   readonly path: Array<string | number>;
   readonly value: unknown;
   readonly schema: OpenApiSchema;
-  /** A resource.Quantity (which the schema, a string or a number, does not say). */
-  readonly quantity: boolean;
+  /** The definition the schema names, before it is resolved (Quantity, Time, … say more than their schemas). */
+  readonly ref?: string;
 }
 
-const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
-/** Quantity texts: what ParseQuantity takes, and what it refuses. */
-const QUANTITIES = { decodes: ['1', '0.5', '100m', '1Gi', '1e3', '+1k', '.5', '1.', 'E', ' 2 ', 2, 0.25, 1e21], refused: ['1ki', 'seven', '1e', '1.2.3', '', '1Gix', '5 Mi', '--1', '1M5'] };
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const EXTENSIONS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
+/** Values for the types whose decoding is their own: what it takes, and what it refuses. */
+const SPECIAL: { readonly [ref: string]: { readonly decodes: readonly unknown[]; readonly refused: readonly unknown[] } } = {
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': {
+    decodes: ['1', '0.5', '100m', '1Gi', '1e3', '+1k', '.5', '1.', 'E', ' 2 ', 2, 0.25, 1e21],
+    refused: ['1ki', 'seven', '1e', '1.2.3', '', '1Gix', '5 Mi', '--1', '1M5', '1Gi\n', '\t1'],
+  },
+  [`${META}.Time`]: {
+    decodes: ['2026-01-02T15:04:05Z', '2026-01-02T15:04:05+02:00', '2026-01-02T15:04:05.5Z', '2024-02-29T00:00:00Z'],
+    refused: ['yesterday', '', '2026-01-02', '2026-13-02T15:04:05Z', '2026-02-30T00:00:00Z', '2026-01-02t15:04:05z', '2026-01-02T24:00:00Z', '2026-01-02 15:04:05Z', 7],
+  },
+  [`${META}.MicroTime`]: {
+    decodes: ['2026-01-02T15:04:05.000000Z', '2026-01-02T15:04:05.123456+01:00'],
+    refused: ['2026-01-02T15:04:05Z', '2026-01-02T15:04:05.5Z', '2026-01-02T15:04:05.1234567Z', 'now'],
+  },
+  [`${EXTENSIONS}.JSONSchemaPropsOrBool`]: { decodes: [true, false, { type: 'string' }], refused: ['yes', 5, [{ type: 'string' }]] },
+  // OrArray ignores what is neither an object nor an array.
+  [`${EXTENSIONS}.JSONSchemaPropsOrArray`]: { decodes: [{ type: 'string' }, [{ type: 'string' }], true, 'x', 5], refused: [[5], ['x']] },
+};
+/** Integers around the limits of int64, and JSON numbers Go's ParseInt does not read as integers. */
+const INT64 = { decodes: [2 ** 53, -(2 ** 53), 9007199254740993], refused: [2 ** 63, 1e21, -(2 ** 63), 2 ** 64] };
 
 /** Every value of `object` with the schema it is decoded with (objects without a schema are not entered). */
 function positions(value: unknown, schema: OpenApiSchema, schemas: BuiltinSchemas, path: Array<string | number> = []): Position[] {
   const resolved = schemas.resolve(schema);
-  const out: Position[] = [{ path, value, schema: resolved, quantity: schema.$ref === QUANTITY }];
+  const out: Position[] = [{ path, value, schema: resolved, ref: schema.$ref }];
   if (typeof resolved.additionalProperties === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
     for (const [key, item] of Object.entries(value)) out.push(...positions(item, resolved.additionalProperties, schemas, [...path, key]));
   }
@@ -125,9 +144,11 @@ function changesAt(p: Position, schemas: BuiltinSchemas): Change[] {
     for (const bytes of ['', 'eA==', 'eHk=', 'eHl6', 'eHl6\n', [1, 2], []]) out.push({ at: p.path, value: bytes, what: `the bytes ${JSON.stringify(bytes)}`, decodes: true });
     for (const bytes of ['eA', 'e===', 'x y=', '$$$$', [300], ['a']]) out.push({ at: p.path, value: bytes, what: `the bytes ${JSON.stringify(bytes)}` });
   }
-  if (p.quantity) {
-    for (const text of QUANTITIES.decodes) out.push({ at: p.path, value: text, what: `the quantity ${JSON.stringify(text)}`, decodes: true });
-    for (const text of QUANTITIES.refused) out.push({ at: p.path, value: text, what: `the quantity ${JSON.stringify(text)}` });
+  const special = p.ref === undefined ? undefined : SPECIAL[p.ref];
+  const values = special ?? (schema.type === 'integer' && schema.format !== 'int32' ? INT64 : undefined);
+  if (values) {
+    for (const v of values.decodes) out.push({ at: p.path, value: v, what: `${JSON.stringify(v)} (decodes)`, decodes: true });
+    for (const v of values.refused) out.push({ at: p.path, value: v, what: `${JSON.stringify(v)} (refused)` });
   }
   for (const replacement of [7, 'seven', true, 1.5, [], {}, 2 ** 31]) {
     if (JSON.stringify(replacement) === JSON.stringify(value)) continue;
@@ -156,7 +177,8 @@ export function generatedObjects(bases: readonly ObjectCase[], count: number, se
   const candidates = bases.map((b) => {
     const kind = schemas.kind(b.object.apiVersion, b.object.kind)!;
     return positions(b.object, kind.schema, schemas)
-      .filter((p) => !['apiVersion', 'kind'].includes(String(p.path[0])) && !(p.path[0] === 'metadata' && ['name', 'namespace'].includes(String(p.path[1]))))
+      // What sendable() sets or removes is left alone.
+      .filter((p) => !['apiVersion', 'kind'].includes(String(p.path[0])) && !(p.path[0] === 'metadata' && ['name', 'namespace', 'uid', 'resourceVersion'].includes(String(p.path[1]))))
       .flatMap((p) => changesAt(p, schemas));
   });
   const split = candidates.map((all) => [all.filter((c) => c.decodes), all.filter((c) => !c.decodes)]);
@@ -210,23 +232,6 @@ function sendable(object: any, schemas: BuiltinSchemas): any {
   return copy;
 }
 
-/**
- * Whether Go's report of a type mismatch names the library's path: Go writes the struct fields
- * only, without list indices and without map keys (`ConfigMap.data` for `data.key`).
- */
-function namesTypeError(goPath: string, path: string): boolean {
-  if (goPath === '(object)') return path === '';
-  const fields = path.replace(/\[\d+\]/g, '').split('.');
-  // Go's segments, in order, among the library's (map keys, anywhere, are what Go leaves out).
-  let i = 0;
-  for (const segment of goPath.split('.')) {
-    while (i < fields.length && fields[i] !== segment) i++;
-    if (i === fields.length) return false;
-    i++;
-  }
-  return true;
-}
-
 /** resource.Quantity's decoding errors: ErrFormatWrong and ErrSuffix. */
 const QUANTITY_ERROR = /quantities must match the regular expression|unable to parse quantity's suffix/;
 
@@ -235,16 +240,18 @@ function compare(c: ObjectCase, lib: DecodingProblem[], api: ApiserverVerdict): 
   const verdictAgrees = libraryRejects === api.decodeError;
   let locationAgrees: boolean | undefined;
   const message = api.messages.join(' ');
-  // Go's quantity parser and base64 decoder name no field.
-  if (verdictAgrees && libraryRejects && QUANTITY_ERROR.test(message)) {
-    locationAgrees = lib.some((p) => p.kind === 'invalid quantity');
-  } else if (verdictAgrees && libraryRejects && /illegal base64 data/.test(message)) {
-    locationAgrees = lib.some((p) => p.kind === 'invalid base64');
+  // The parsers of quantities, base64, times and JSONSchemaPropsOrBool name no field: the kind of error is compared.
+  const unnamed = QUANTITY_ERROR.test(message) ? 'invalid quantity' : /illegal base64 data/.test(message) ? 'invalid base64'
+    : /parsing time/.test(message) ? 'invalid time' : /boolean or JSON schema expected/.test(message) ? 'invalid JSON schema' : undefined;
+  if (verdictAgrees && libraryRejects && unnamed) {
+    locationAgrees = lib.some((p) => p.kind === unnamed);
   } else if (verdictAgrees && libraryRejects) {
     const typeErrors = lib.filter((p) => p.kind === 'wrong type');
-    // With a value of the wrong type, Go's decoder reports that one (without list indices); else every unknown field.
+    // Go's decoder stops at a value of the wrong type and reports it alone, by its struct fields
+    // (goPath); without one, strict decoding reports every unknown field, by its full path.
     locationAgrees = typeErrors.length > 0
-      ? api.paths.length > 0 && api.paths.every((p) => typeErrors.some((t) => namesTypeError(p, t.path)))
+      ? /cannot unmarshal|into Go value/.test(message) && api.paths.length > 0
+        && api.paths.every((p) => typeErrors.some((t) => t.goPath === p || (p === '(object)' && t.path === '')))
       : JSON.stringify([...api.paths].sort()) === JSON.stringify(lib.map((p) => p.path).sort());
   }
   return {

@@ -29,8 +29,8 @@ export interface OpenApiSchema {
 interface MinorEntry {
   readonly definitions: { readonly [name: string]: number };
   readonly kinds: { readonly [groupVersionKind: string]: string };
-  /** `group/version/resource[/subresource]` → [kind, namespaced]. */
-  readonly resources: { readonly [groupVersionResource: string]: readonly [string, number] };
+  /** `group/version/resource[/subresource]` → [the kind's group, version, kind, namespaced]. */
+  readonly resources: { readonly [groupVersionResource: string]: readonly [string, string, string, number] };
 }
 
 interface SchemaFile {
@@ -44,6 +44,14 @@ const SCHEMA_FILE = path.join(__dirname, '..', '..', 'schemas', 'kubernetes.json
 
 let file: SchemaFile | undefined;
 const byMinor = new Map<number, BuiltinSchemas>();
+
+/** The kind a built-in resource takes, and whether it is namespaced. */
+export interface ResourceKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
 
 /** A built-in kind's schema: the definition's name and the schema itself. */
 export interface KindSchema {
@@ -90,19 +98,21 @@ export class BuiltinSchemas {
     return name !== undefined && schema ? { name, schema } : undefined;
   }
 
-  /** The kind and scope of a built-in resource (`apps`, `v1`, `deployments`, optionally a subresource). */
-  public resource(group: string, version: string, resource: string, subresource = ''): { kind: string; namespaced: boolean } | undefined {
+  /**
+   * The kind (with its group and version: a subresource's body may be of another, such as
+   * deployments/scale's autoscaling/v1 Scale) and scope of a built-in resource.
+   */
+  public resource(group: string, version: string, resource: string, subresource = ''): ResourceKind | undefined {
     const key = [group, version, resource, ...(subresource ? [subresource] : [])].join('/');
     const found = Object.prototype.hasOwnProperty.call(this.entry.resources, key) ? this.entry.resources[key] : undefined;
-    return found ? { kind: found[0], namespaced: found[1] === 1 } : undefined;
+    return found ? { group: found[0], version: found[1], kind: found[2], namespaced: found[3] === 1 } : undefined;
   }
 
-  /** Every built-in resource without a subresource: `group/version/resource` → kind and scope. */
-  public resources(): Array<{ group: string; version: string; resource: string; kind: string; namespaced: boolean }> {
+  /** Every built-in resource without a subresource. */
+  public resources(): Array<{ resource: string } & ResourceKind> {
     return Object.entries(this.entry.resources)
-      .map(([key, [kind, namespaced]]) => ({ parts: key.split('/'), kind, namespaced: namespaced === 1 }))
-      .filter(({ parts }) => parts.length === 3)
-      .map(({ parts: [group, version, resource], kind, namespaced }) => ({ group, version, resource, kind, namespaced }));
+      .filter(([key]) => key.split('/').length === 3)
+      .map(([key, [group, version, kind, namespaced]]) => ({ resource: key.split('/')[2], group, version, kind, namespaced: namespaced === 1 }));
   }
 
   /** `schema` itself, or the definition its `$ref` names. */

@@ -5,10 +5,15 @@
  * decimal exponent (e3, E-2). JSON numbers are decoded from their text the same way.
  */
 export function isQuantity(text: string): boolean {
-  const m = /^[+-]?[0-9]*(?:\.[0-9]*)?(.*)$/.exec(text.trim());
-  if (!m || text.trim() === '') return false;
+  // UnmarshalJSON reads the text between the quotes as sent, escapes included, trimming Go's spaces.
+  const sent = JSON.stringify(text).slice(1, -1).replace(GO_SPACE_EDGES, '');
+  const m = /^[+-]?[0-9]*(?:\.[0-9]*)?(.*)$/.exec(sent);
+  if (!m || sent === '') return false;
   return isSuffix(m[1]);
 }
+
+/** Leading and trailing white space as Go's strings.TrimSpace sees it (unicode.IsSpace). */
+const GO_SPACE_EDGES = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 const SUFFIXES = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei']);
 

@@ -6,92 +6,151 @@ import { closestName } from '../validation/shape';
 export interface DecodingProblem {
   /** The field path as the apiserver writes it: `spec.template.spec.containers[0].imagePullPolicyy`. */
   readonly path: string;
-  readonly kind: 'unknown field' | 'wrong type' | 'invalid quantity' | 'invalid base64';
+  readonly kind: 'unknown field' | 'wrong type' | 'invalid quantity' | 'invalid base64' | 'invalid time' | 'invalid JSON schema';
   readonly message: string;
+  /** The path as Go's decoding errors write it: struct fields only, without list indices and map keys. */
+  readonly goPath: string;
 }
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+const APIEXTENSIONS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
+/** Types that keep their raw JSON (custom UnmarshalJSON): any JSON value decodes. */
+const RAW_JSON = new Set(['io.k8s.apimachinery.pkg.runtime.RawExtension', 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1', `${APIEXTENSIONS}.JSON`]);
+/**
+ * apiextensions' either-or types, as their UnmarshalJSON takes them: OrBool an object or a boolean
+ * ("boolean or JSON schema expected" otherwise); OrArray and OrStringArray an object or an array of
+ * objects or strings, and anything else is ignored, not refused. An object is decoded by a plain
+ * json.Unmarshal (no strict field checks), so only JSON types are checked here.
+ */
+const EITHER_OR: { readonly [name: string]: { readonly allowed?: ReadonlyArray<'object' | 'boolean'>; readonly items?: 'object' | 'string' } } = {
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrBool`]: { allowed: ['object', 'boolean'] },
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrArray`]: { items: 'object' },
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrStringArray`]: { items: 'string' },
+};
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
 /**
  * What the apiserver's decoding of `value` as the built-in definition `definition` rejects with
  * `fieldValidation=Strict` (kubectl's default): unknown fields, and values of the wrong JSON type.
- * `null` is "not set" anywhere, as in Go's decoding. Objects without properties (RawExtension,
- * FieldsV1: any JSON value, not only objects) and schemas that preserve unknown fields take any JSON.
+ * `null` is "not set" anywhere, as in Go's decoding. Types that keep raw JSON (RawExtension,
+ * FieldsV1, apiextensions JSON) and schemas that preserve unknown fields take any JSON value.
  */
 export function decodingProblems(value: unknown, definition: string, schemas: BuiltinSchemas): DecodingProblem[] {
   const out: DecodingProblem[] = [];
-  walk(value, { $ref: definition }, '', schemas, out);
+  walk(value, { $ref: definition }, '', '', schemas, out);
   return out;
 }
 
-function walk(value: unknown, given: OpenApiSchema, path: string, schemas: BuiltinSchemas, out: DecodingProblem[]): void {
+function walk(value: unknown, given: OpenApiSchema, path: string, go: string, schemas: BuiltinSchemas, out: DecodingProblem[]): void {
   if (value === null || value === undefined) return;
   // A Quantity decodes from the text of a string or a number, and nothing else (UnmarshalJSON).
   if (given.$ref === QUANTITY) {
     const text = typeof value === 'string' ? value : typeof value === 'number' ? JSON.stringify(value) : undefined;
     if (text === undefined || !isQuantity(text)) {
-      out.push({ path, kind: 'invalid quantity', message: `${path}: must be a quantity such as 500m, 2 or 1Gi, not ${jsonType(value)}${typeof value === 'string' ? ` ${JSON.stringify(value)}` : ''}` });
+      out.push({ path, goPath: go, kind: 'invalid quantity', message: `${path}: must be a quantity such as 500m, 2 or 1Gi, not ${jsonType(value)}${typeof value === 'string' ? ` ${JSON.stringify(value)}` : ''}` });
     }
     return;
   }
+  if (given.$ref !== undefined && RAW_JSON.has(given.$ref)) return;
+  if (given.$ref === TIME || given.$ref === MICRO_TIME) return walkTime(value, given.$ref === MICRO_TIME, path, go, out);
+  const eitherOr = given.$ref === undefined ? undefined : EITHER_OR[given.$ref];
+  if (eitherOr) return walkEitherOr(value, eitherOr, path, go, out);
   const schema = schemas.resolve(given);
   if (schema['x-kubernetes-preserve-unknown-fields']) return;
   if (schema['x-kubernetes-int-or-string'] || schema.format === 'int-or-string') {
     // IntOrString holds an int32.
-    if (!(typeof value === 'string' || isInt32(value))) wrongType(path, value, 'a 32-bit integer or a string', out);
+    if (!(typeof value === 'string' || isInt32(value))) wrongType(path, go, value, 'a 32-bit integer or a string', out);
     return;
   }
   if (schema.oneOf) {
     if (!schema.oneOf.some((alternative) => matchesType(value, schemas.resolve(alternative).type))) {
-      wrongType(path, value, schema.oneOf.map((a) => article(schemas.resolve(a).type ?? 'value')).join(' or '), out);
+      wrongType(path, go, value, schema.oneOf.map((a) => article(schemas.resolve(a).type ?? 'value')).join(' or '), out);
     }
     return;
   }
   // Bytes ([]byte in Go): base64 text, or a JSON array of bytes, which Go's decoding takes too.
   if (schema.type === 'string' && schema.format === 'byte') {
     if (typeof value === 'string') {
-      if (!isBase64(value)) out.push({ path, kind: 'invalid base64', message: `${path}: must be base64-encoded (standard alphabet, padded), not ${JSON.stringify(value.slice(0, 40))}` });
+      if (!isBase64(value)) out.push({ path, goPath: go, kind: 'invalid base64', message: `${path}: must be base64-encoded (standard alphabet, padded), not ${JSON.stringify(value.slice(0, 40))}` });
     } else if (!Array.isArray(value) || !value.every((b) => b === null || (Number.isInteger(b) && b >= 0 && b <= 255))) {
-      wrongType(path, value, 'a base64 string', out);
+      wrongType(path, go, value, 'a base64 string', out);
     }
     return;
   }
   switch (schema.type) {
     case 'object':
-      return walkObject(value, schema, path, schemas, out);
+      return walkObject(value, schema, path, go, schemas, out);
     case 'array':
-      if (!Array.isArray(value)) return wrongType(path, value, 'an array', out);
-      if (schema.items) value.forEach((item, i) => walk(item, schema.items!, `${path}[${i}]`, schemas, out));
+      if (!Array.isArray(value)) return wrongType(path, go, value, 'an array', out);
+      if (schema.items) value.forEach((item, i) => walk(item, schema.items!, `${path}[${i}]`, go, schemas, out));
       return;
     case 'integer':
-      if (!Number.isInteger(value)) return wrongType(path, value, 'an integer', out);
-      if (schema.format === 'int32' && !isInt32(value)) wrongType(path, value, 'a 32-bit integer', out);
+      if (!Number.isInteger(value)) return wrongType(path, go, value, 'an integer', out);
+      if (schema.format === 'int32' && !isInt32(value)) wrongType(path, go, value, 'a 32-bit integer', out);
+      else if (!isInt64(value as number)) wrongType(path, go, value, 'a 64-bit integer', out);
       return;
     case undefined:
       return;
     default:
-      if (!matchesType(value, schema.type)) wrongType(path, value, article(schema.type), out);
+      if (!matchesType(value, schema.type)) wrongType(path, go, value, article(schema.type), out);
   }
 }
 
-function walkObject(value: unknown, schema: OpenApiSchema, path: string, schemas: BuiltinSchemas, out: DecodingProblem[]): void {
-  const properties = schema.properties;
+function walkObject(value: unknown, schema: OpenApiSchema, path: string, go: string, schemas: BuiltinSchemas, out: DecodingProblem[]): void {
+  // Without properties or values, an empty Go struct: an object without keys.
+  const properties = schema.properties ?? {};
   const values = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  // An object schema without properties or values is a type that keeps its raw JSON (RawExtension,
-  // FieldsV1): it decodes from any JSON value, not only objects.
-  if (!properties && !values) return;
-  if (!isObject(value)) return wrongType(path, value, 'an object', out);
+  if (!isObject(value)) return wrongType(path, go, value, 'an object', out);
   for (const [key, item] of Object.entries(value)) {
     const child = path ? `${path}.${key}` : key;
-    if (properties) {
+    if (values) {
+      walk(item, values, child, go, schemas, out);
+    } else {
       const field = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
-      if (field) walk(item, field, child, schemas, out);
+      if (field) walk(item, field, child, go ? `${go}.${key}` : key, schemas, out);
       else unknownField(child, key, Object.keys(properties), out);
-    } else if (values) {
-      walk(item, values, child, schemas, out);
     }
+  }
+}
+
+/**
+ * metav1.Time and MicroTime: RFC 3339 text, as Go's time.Parse reads it (time.RFC3339; MicroTime
+ * with exactly six fraction digits, time.RFC3339Micro).
+ */
+function walkTime(value: unknown, micro: boolean, path: string, go: string, out: DecodingProblem[]): void {
+  if (typeof value !== 'string') return wrongType(path, go, value, 'an RFC 3339 time (a string)', out);
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([.,]\d+)?(Z|[+-](\d{2}):(\d{2}))$/.exec(value);
+  const valid = m !== null
+    && (!micro || (m[7] !== undefined && m[7].length === 7 && m[7][0] === '.'))
+    && Number(m[2]) >= 1 && Number(m[2]) <= 12 && Number(m[3]) >= 1 && Number(m[3]) <= daysIn(Number(m[1]), Number(m[2]))
+    && Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59
+    && (m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59));
+  if (!valid) {
+    const example = micro ? '2026-01-02T15:04:05.000000Z' : '2026-01-02T15:04:05Z';
+    out.push({ path, goPath: go, kind: 'invalid time', message: `${path}: must be an RFC 3339 time such as ${example}, not ${JSON.stringify(value.slice(0, 40))}` });
+  }
+}
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function walkEitherOr(value: unknown, type: (typeof EITHER_OR)[string], path: string, go: string, out: DecodingProblem[]): void {
+  const jsonKind = isObject(value) ? 'object' : typeof value === 'boolean' ? 'boolean' : 'other';
+  if (type.allowed && !(type.allowed as readonly string[]).includes(jsonKind)) {
+    out.push({ path, goPath: go, kind: 'invalid JSON schema', message: `${path}: must be a JSON schema (an object) or a boolean, not ${jsonType(value)}` });
+    return;
+  }
+  if (Array.isArray(value) && type.items) {
+    value.forEach((item, i) => {
+      const ok = item === null || (type.items === 'object' ? isObject(item) : typeof item === 'string');
+      if (!ok) wrongType(`${path}[${i}]`, go, item, article(type.items!), out);
+    });
   }
 }
 
@@ -99,6 +158,12 @@ function walkObject(value: unknown, schema: OpenApiSchema, path: string, schemas
 function isBase64(text: string): boolean {
   const stripped = text.replace(/[\r\n]/g, '');
   return stripped.length % 4 === 0 && /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(stripped);
+}
+
+/** What ParseInt(…, 64) takes of the number's JSON text: digits (no exponent) within int64. */
+function isInt64(value: number): boolean {
+  const text = JSON.stringify(value);
+  return /^-?\d+$/.test(text) && BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX;
 }
 
 function isInt32(value: unknown): boolean {
@@ -119,11 +184,11 @@ function matchesType(value: unknown, type: OpenApiSchema['type']): boolean {
 
 function unknownField(path: string, key: string, known: string[], out: DecodingProblem[]): void {
   const suggestion = closestName(key, known);
-  out.push({ path, kind: 'unknown field', message: `unknown field "${path}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}` });
+  out.push({ path, goPath: path, kind: 'unknown field', message: `unknown field "${path}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}` });
 }
 
-function wrongType(path: string, value: unknown, expected: string, out: DecodingProblem[]): void {
-  out.push({ path, kind: 'wrong type', message: `${path || 'the object'}: must be ${expected}, not ${jsonType(value)}` });
+function wrongType(path: string, go: string, value: unknown, expected: string, out: DecodingProblem[]): void {
+  out.push({ path, goPath: go, kind: 'wrong type', message: `${path || 'the object'}: must be ${expected}, not ${jsonType(value)}` });
 }
 
 function article(type: string): string {

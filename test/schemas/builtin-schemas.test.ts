@@ -43,12 +43,12 @@ describe('the built-in schemas', () => {
 
   test('resources: kind and scope, subresources by the body they take', () => {
     const schemas = BuiltinSchemas.of(37);
-    expect(schemas.resource('apps', 'v1', 'deployments')).toEqual({ kind: 'Deployment', namespaced: true });
-    expect(schemas.resource('', 'v1', 'namespaces')).toEqual({ kind: 'Namespace', namespaced: false });
-    expect(schemas.resource('apps', 'v1', 'deployments', 'scale')).toEqual({ kind: 'Scale', namespaced: true });
-    expect(schemas.resource('', 'v1', 'pods', 'eviction')).toEqual({ kind: 'Eviction', namespaced: true });
+    expect(schemas.resource('apps', 'v1', 'deployments')).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment', namespaced: true });
+    expect(schemas.resource('', 'v1', 'namespaces')).toEqual({ group: '', version: 'v1', kind: 'Namespace', namespaced: false });
+    expect(schemas.resource('apps', 'v1', 'deployments', 'scale')).toEqual({ group: 'autoscaling', version: 'v1', kind: 'Scale', namespaced: true });
+    expect(schemas.resource('', 'v1', 'pods', 'eviction')).toEqual({ group: 'policy', version: 'v1', kind: 'Eviction', namespaced: true });
     expect(schemas.resource('example.com', 'v1', 'widgets')).toBeUndefined();
-    expect(schemas.resources()).toContainEqual({ group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true });
+    expect(schemas.resources()).toContainEqual({ resource: 'cronjobs', group: 'batch', version: 'v1', kind: 'CronJob', namespaced: true });
   });
 
   test('a target newer than the newest generated minor uses the newest', () => {
@@ -107,6 +107,35 @@ describe('strict decoding', () => {
       const object = { ...valid, metadata: { ...valid.metadata, managedFields: [{ fieldsV1: json }] } };
       expect(decodingProblems(object, deployment.name, schemas)).toEqual([]);
     }), { numRuns: 200 });
+  });
+
+  const pod = (extra: object) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'x' }], ...extra } });
+  const lease = (renewTime: unknown) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { renewTime } });
+  const crd = (schema: object, status: object = {}) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'ws.example.com' },
+    spec: { group: 'example.com', names: { plural: 'ws', kind: 'W' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, subresources: { status }, schema: { openAPIV3Schema: schema } }] },
+  });
+  const problemsOf = (object: any) => decodingProblems(object, schemas.kind(object.apiVersion, object.kind)!.name, schemas).map((p) => `${p.kind} at ${p.path}`);
+  // Each checked against the apiserver by conformance/src/object-suite.ts (its SPECIAL and INT64 values).
+  test.each([
+    ['a Time in RFC 3339', { ...pod({}), metadata: { name: 'p', creationTimestamp: '2026-01-02T15:04:05+02:00' } }, []],
+    ['a Time that is not', { ...pod({}), metadata: { name: 'p', creationTimestamp: 'yesterday' } }, ['invalid time at metadata.creationTimestamp']],
+    ['February 30', { ...pod({}), metadata: { name: 'p', creationTimestamp: '2026-02-30T00:00:00Z' } }, ['invalid time at metadata.creationTimestamp']],
+    ['a MicroTime with six fraction digits', lease('2026-01-02T15:04:05.123456Z'), []],
+    ['a MicroTime without them', lease('2026-01-02T15:04:05Z'), ['invalid time at spec.renewTime']],
+    ['an int64 within range', pod({ activeDeadlineSeconds: 2 ** 53 }), []],
+    ['an int64 out of range', pod({ activeDeadlineSeconds: 2 ** 63 }), ['wrong type at spec.activeDeadlineSeconds']],
+    ['an integer written with an exponent', pod({ activeDeadlineSeconds: 1e21 }), ['wrong type at spec.activeDeadlineSeconds']],
+    ['additionalProperties as a boolean', crd({ type: 'object', additionalProperties: false }), []],
+    ['additionalProperties as a string', crd({ type: 'object', additionalProperties: 'yes' }), ['invalid JSON schema at spec.versions[0].schema.openAPIV3Schema.additionalProperties']],
+    ['items that are neither object nor array (ignored)', crd({ type: 'array', items: 'x' }), []],
+    ['items as an array of numbers', crd({ type: 'array', items: [5] }), ['wrong type at spec.versions[0].schema.openAPIV3Schema.items[0]']],
+    ['an empty struct with a key', crd({ type: 'object' }, { replicas: 1 }), ['unknown field at spec.versions[0].subresources.status.replicas']],
+    ['a quantity with an escaped newline', pod({ overhead: { cpu: '1\n' } }), ['invalid quantity at spec.overhead.cpu']],
+  ])('%s', (_, object, expected) => {
+    expect(problemsOf(object)).toEqual(expected);
   });
 
   test.each([
