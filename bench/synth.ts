@@ -19,17 +19,24 @@ import * as path from 'path';
 import { ApiObject, App, Chart, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  AdmissionResource, Operation, ParameterNotFoundAction, ValidatingPolicy, ValidatingWebhookConfiguration, ValidationAction, Webhook,
+  AdmissionResource, Operation, ParameterNotFoundAction, RuleScope, ValidatingPolicy, ValidatingWebhookConfiguration, ValidationAction, Webhook,
 } from '../src';
 
 const ROUNDS = 5;
 
+/**
+ * A custom resource has no built-in schema: its policies are not type-checked, which is the
+ * baseline for the cost of typed CEL (Deployments, typed against their schema and params against
+ * ConfigMap's).
+ */
+const WIDGETS = new AdmissionResource('example.com', 'v1', 'widgets', RuleScope.NAMESPACED);
+
 /** N policy + binding pairs, pair i in chart i mod the number of charts. */
-function policies(charts: Chart[], n: number): void {
+function policies(charts: Chart[], n: number, resource = AdmissionResource.DEPLOYMENTS): void {
   for (let i = 0; i < n; i++) {
     new ValidatingPolicy(charts[i % charts.length], `policy-${i}`, {
       name: `policy-${i}`,
-      resourceRules: [AdmissionResource.DEPLOYMENTS.rule(Operation.CREATE, Operation.UPDATE)],
+      resourceRules: [resource.rule(Operation.CREATE, Operation.UPDATE)],
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
       variables: [{ name: 'max', expression: 'int(params.data.maxReplicas)' }],
       matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
@@ -57,10 +64,10 @@ function webhooks(chart: Chart, n: number): void {
   }
 }
 
-function library(n: number, hooks: number, chartCount = 1): App {
+function library(n: number, hooks: number, chartCount = 1, resource = AdmissionResource.DEPLOYMENTS): App {
   const app = new App({ outdir: '/tmp/cdk8s-admission-bench' });
   const charts = Array.from({ length: chartCount }, (_, c) => new Chart(app, `library-${c}`));
-  policies(charts, n);
+  policies(charts, n, resource);
   webhooks(charts[0], hooks);
   return app;
 }
@@ -123,6 +130,29 @@ function measure(n: number, hooks: number, charts: number): Times {
   return best;
 }
 
+/**
+ * The library's synthesis of the same app with its policies typed (Deployments) and untyped (a
+ * custom resource), alternating, best of the rounds; and the first synthesis of each in a fresh
+ * process, where every typed environment is built (not cached).
+ */
+function typedCheckingCost(n: number, hooks: number): { typed: number; untyped: number; coldTyped: number; coldUntyped: number } {
+  let typed = Infinity;
+  let untyped = Infinity;
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? [true, false] : [false, true];
+    for (const isTyped of order) {
+      const t = time(() => library(n, hooks, 1, isTyped ? AdmissionResource.DEPLOYMENTS : WIDGETS).synthYaml());
+      if (isTyped) typed = Math.min(typed, t);
+      else untyped = Math.min(untyped, t);
+    }
+  }
+  const cold = (mode: string) => {
+    const out = execFileSync(process.execPath, [...process.execArgv, __filename, '--cold', mode, String(n)], { encoding: 'utf-8' });
+    return Number(/ms=([\d.]+)/.exec(out)![1]);
+  };
+  return { typed, untyped, coldTyped: cold('typed'), coldUntyped: cold('untyped') };
+}
+
 /** Peak RSS of one synthesis in a fresh process (this script with `--rss library <n>` or `--rss raw <manifests.json>`). */
 function peakRss(args: string[]): number {
   const out = execFileSync(process.execPath, [...process.execArgv, __filename, '--rss', ...args], { encoding: 'utf-8' });
@@ -138,6 +168,10 @@ function main(): void {
       + `ratio ${(r.library / r.raw).toFixed(2)}x; same structure unchecked ${r.wrapped.toFixed(0)} ms `
       + `(structure ${(r.wrapped / r.raw).toFixed(2)}x raw, checks ${(r.library / r.wrapped).toFixed(2)}x the structure)`);
   }
+  const typedCost = typedCheckingCost(1000, 300);
+  console.log(`typed CEL, 1,000 pairs + 300 webhooks: typed (Deployments, ConfigMap params) ${typedCost.typed.toFixed(0)} ms, `
+    + `untyped (a custom resource) ${typedCost.untyped.toFixed(0)} ms, ratio ${(typedCost.typed / typedCost.untyped).toFixed(2)}x; `
+    + `first synth in a fresh process (nothing cached): typed ${typedCost.coldTyped.toFixed(0)} ms, untyped ${typedCost.coldUntyped.toFixed(0)} ms`);
   const [small, large] = results;
   console.log(`growth 1,000 → 4,000 pairs: library ${(large[2].library / small[2].library).toFixed(2)}x, raw ${(large[2].raw / small[2].raw).toFixed(2)}x (linear: ~4x)`);
   const file = path.join(os.tmpdir(), 'cdk8s-admission-bench-manifests.json');
@@ -149,7 +183,11 @@ function main(): void {
 }
 
 const rssAt = process.argv.indexOf('--rss');
-if (rssAt >= 0) {
+const coldAt = process.argv.indexOf('--cold');
+if (coldAt >= 0) {
+  const [mode, arg] = process.argv.slice(coldAt + 1);
+  console.log(`ms=${time(() => library(Number(arg), 300, 1, mode === 'typed' ? AdmissionResource.DEPLOYMENTS : WIDGETS).synthYaml())}`);
+} else if (rssAt >= 0) {
   const [mode, arg] = process.argv.slice(rssAt + 1);
   const app = mode === 'library' ? library(Number(arg), 300) : raw(JSON.parse(fs.readFileSync(arg, 'utf-8')));
   app.synthYaml();

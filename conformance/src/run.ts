@@ -2,14 +2,15 @@
  * `npx projen conformance`: starts the real kube-apiserver (conformance/cmd/oracle), runs the
  * differential suites against it, prints a table per suite and the disagreements no entry of
  * known-differences.json covers, and ends with the summary line
- * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%)`.
+ * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%), types E/T (U%)`.
  *
  * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
  * default 5000), --cel N (generated expressions, default 3000), --emulated-manifests N
  * (generated manifest cases for each emulated minor, default 300), --reviews N (generated review
  * scenarios, default 1200; 0 skips the suite), --objects N (generated built-in objects, default 1000),
+ * --types N (generated expressions type-checked against built-in kinds, default 3000),
  * --report FILE (every outcome as JSON), --only SUITES (a comma-separated
- * subset of manifests,cel,reviews,objects,emulated,declarations, for work on one suite; stale entries are
+ * subset of manifests,cel,reviews,objects,types,emulated,declarations, for work on one suite; stale entries are
  * then not checked).
  */
 import { execFileSync } from 'child_process';
@@ -31,6 +32,7 @@ import { costScenarios } from './review-cost-scenarios';
 import { generatedScenarios } from './review-scenarios';
 import { runReviewSuite } from './review-suite';
 import { Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
+import { runTypesSuite } from './types-suite';
 import { KubernetesVersion } from '../../src';
 import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
 
@@ -39,6 +41,8 @@ export const DEFAULT_SEED = 20261202;
 const DEFAULT_REVIEWS = 1200;
 /** Generated built-in objects for the objects suite (a dry run each, a few seconds in all). */
 const DEFAULT_OBJECTS = 1000;
+/** Generated expressions for the types suite (type-checked by the oracle offline, about 15 s). */
+const DEFAULT_TYPES = 3000;
 export const RECORDED_DIR = path.join(__dirname, '..', '.out', 'recorded');
 
 interface Options {
@@ -48,6 +52,7 @@ interface Options {
   readonly emulatedManifests: number;
   readonly reviews: number;
   readonly objects: number;
+  readonly types: number;
   readonly report?: string;
   readonly only?: readonly string[];
 }
@@ -71,6 +76,7 @@ function parseOptions(argv: readonly string[]): Options {
     emulatedManifests: int('--emulated-manifests', 300),
     reviews: int('--reviews', DEFAULT_REVIEWS),
     objects: int('--objects', DEFAULT_OBJECTS),
+    types: int('--types', DEFAULT_TYPES),
     report: get('--report'),
     only: get('--only')?.split(','),
   };
@@ -165,6 +171,7 @@ async function main(): Promise<number> {
     }
   }
   if (runs('declarations')) results.push(runDeclarationsSuite(celFunctions, DECLARATION_MINORS));
+  if (runs('types')) results.push(runTypesSuite(version.minor, options.types, options.seed));
 
   const all: Disagreement[] = results.flatMap((r) => disagreements(r, known));
   for (const r of results) {
@@ -184,7 +191,7 @@ async function main(): Promise<number> {
   }
   // Entries are checked for staleness on the run CI makes (other seeds and sizes draw other cases).
   const isDefaultRun = options.seed === DEFAULT_SEED && options.manifests === 5000 && options.cel === 3000 && options.emulatedManifests === 300
-    && options.reviews === DEFAULT_REVIEWS && options.objects === DEFAULT_OBJECTS && !options.only;
+    && options.reviews === DEFAULT_REVIEWS && options.objects === DEFAULT_OBJECTS && options.types === DEFAULT_TYPES && !options.only;
   const stale = isDefaultRun ? known.stale(results.map((r) => r.suite)) : [];
   for (const s of stale) console.log(`stale entry in known-differences.json (covers nothing): [${s.suite}] ${s.case}`);
   if (options.report) {
@@ -197,7 +204,7 @@ async function main(): Promise<number> {
     const agree = outcomes.filter((o) => o.verdictAgrees).length;
     return `${suite} ${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`;
   };
-  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}`);
+  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}`);
   return unknown.length > 0 || stale.length > 0 ? 1 : 0;
 }
 

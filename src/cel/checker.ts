@@ -7,7 +7,8 @@ import { postCheckIssues } from './literal-checks';
 import { nestingDepth } from './nesting';
 import { routeToCelSemantics } from './routes';
 import { celTypeName, splitTopLevel } from './type-names';
-import type { ExpressionChecker, ExpressionEnvironment } from '../validation/expression-checker';
+import { typeProblem } from './typed-check';
+import type { ExpressionChecker, ExpressionEnvironment, ExpressionProblems, TypedKind } from '../validation/expression-checker';
 import { ExpressionField } from '../validation/expression-field';
 
 /**
@@ -153,16 +154,16 @@ const DECLARABLE_TYPES: ReadonlySet<string> = new Set([
  * URLs, quantities, optionals, `Object.<path>`, type parameters it could not bind) is declared as
  * dyn (convertCelTypeToDeclType in k8s.io/apiserver's CEL composition).
  */
-export function storableType(outputType: string | undefined): string {
+export function storableType(outputType: string | undefined, isMessage: (name: string) => boolean = () => false): string {
   if (!outputType) return 'dyn';
   const generic = /^(list|map)<(.*)>$/.exec(outputType);
   if (generic) {
-    const params = splitTopLevel(generic[2]).map(storableType);
+    const params = splitTopLevel(generic[2]).map((t) => storableType(t, isMessage));
     if (generic[1] === 'list' && params.length === 1) return `list<${params[0]}>`;
     if (generic[1] === 'map' && params.length === 2) return `map<${params[0]}, ${params[1]}>`;
     return 'dyn';
   }
-  return DECLARABLE_TYPES.has(outputType) ? outputType : 'dyn';
+  return DECLARABLE_TYPES.has(outputType) || isMessage(outputType) ? outputType : 'dyn';
 }
 
 /**
@@ -174,22 +175,21 @@ export class CelExpressionChecker implements ExpressionChecker {
   /** Variable i's output type, and the name of the variable before it (to tell another list of variables apart). */
   private readonly variableTypes: Array<{ readonly previous: string | undefined; readonly type: string }> = [];
 
+  /**
+   * Variable i's output type with `object` typed as a resource (by the resource's key): a message
+   * type of the resource's schema is kept, as the apiserver's type checker keeps it.
+   */
+  private readonly typedVariableTypes = new Map<string, string[]>();
+
   /** What the last list of variable names is known to hold, extended as the list grows (the validator appends to one list). */
   private view?: { names: readonly string[]; length: number; known: number; index: Map<string, number> };
 
-  public check(expression: string, environment: ExpressionEnvironment): string[] {
+  public check(expression: string, environment: ExpressionEnvironment): ExpressionProblems {
     const names = environment.variables;
     const view = this.viewOf(names);
     const typeAt = (i: number) => (i < view.known ? this.variableTypes[i].type : 'dyn');
-    // Declaring only the variables the expression names keeps a policy of n variables at n small
-    // environments, rather than environments of 1, 2, ..., n fields. Anything else (a name not
-    // declared yet, `variables` used whole) is compiled against every visible variable, so that
-    // the errors are the apiserver's.
-    const named = namedVariables(expression);
-    const indices = named?.map((name) => view.index.get(name) ?? -1);
-    const variables: TypedVariable[] = named && indices!.every((i) => i >= 0)
-      ? named.map((name, j) => ({ name, type: typeAt(indices![j]) }))
-      : names.map((name, i) => ({ name, type: typeAt(i) }));
+    const chosen = this.variablesFor(expression, names, view);
+    const variables: TypedVariable[] = chosen.map(({ name, index }) => ({ name, type: typeAt(index) }));
     const spec: EnvironmentSpec = {
       field: environment.field,
       hasParams: environment.hasParams,
@@ -197,11 +197,62 @@ export class CelExpressionChecker implements ExpressionChecker {
       minor: environment.kubernetesVersion.minor,
     };
     const result = compileExpression(expression, spec);
-    if (environment.field === ExpressionField.VARIABLE) {
+    const isVariable = environment.field === ExpressionField.VARIABLE;
+    if (isVariable) {
       const previous = names.length === 0 ? undefined : names[names.length - 1];
       this.variableTypes[names.length] = { previous, type: result.errors.length === 0 ? storableType(result.outputType) : 'dyn' };
     }
-    return [...result.errors];
+    const types = environment.types;
+    if (result.errors.length > 0 || !types || (types.objects.length === 0 && !types.params)) {
+      if (isVariable) for (const recorded of this.typedVariableTypes.values()) recorded[names.length] = 'dyn';
+      return { errors: [...result.errors], warnings: [] };
+    }
+    return { errors: [], warnings: this.typeWarnings(expression, spec, chosen, types, view.known, isVariable ? names.length : undefined) };
+  }
+
+  /**
+   * The expression checked with `object` and `oldObject` typed as each resource in turn (`params`
+   * as the paramKind), problems alike grouped: `type checking against apps/v1, Kind=Deployment: ERROR: ...`.
+   */
+  private typeWarnings(
+    expression: string, untyped: EnvironmentSpec, chosen: ReadonlyArray<{ name: string; index: number }>,
+    types: NonNullable<ExpressionEnvironment['types']>, known: number, variableIndex: number | undefined,
+  ): string[] {
+    const byProblem = new Map<string, string[]>();
+    const objects: ReadonlyArray<TypedKind | undefined> = types.objects.length > 0 ? types.objects : [undefined];
+    for (const object of objects) {
+      const key = `${object?.resource.key ?? ''};${types.params?.resource.key ?? ''}`;
+      const recorded = this.typedVariableTypes.get(key) ?? [];
+      const variables = untyped.variables.length === 0 ? [] : chosen.map(({ name, index }) => ({ name, type: index < known ? recorded[index] ?? 'dyn' : 'dyn' }));
+      const spec: EnvironmentSpec = { ...untyped, variables, objectType: object?.resource, paramsType: types.params?.resource };
+      const problem = typeProblem(expression, spec);
+      if (variableIndex !== undefined) {
+        const isMessage = (name: string) => !!(object?.resource.types.types.has(name) || types.params?.resource.types.types.has(name));
+        recorded[variableIndex] = problem === undefined ? storableType(compileExpression(expression, spec).outputType, isMessage) : 'dyn';
+        this.typedVariableTypes.set(key, recorded);
+      }
+      if (problem === undefined) continue;
+      byProblem.set(problem, [...(byProblem.get(problem) ?? []), ...(object ? [object.label] : [])]);
+    }
+    const params = types.params ? `params ${types.params.label}` : undefined;
+    return [...byProblem].map(([problem, labels]) => {
+      const against = labels.length === 0 ? params : params ? `${labels.join(', ')} (${params})` : labels.join(', ');
+      return `type checking against ${against}: ${problem}`;
+    });
+  }
+
+  /**
+   * The variables to declare, with their index in `names`. Declaring only the variables the
+   * expression names keeps a policy of n variables at n small environments, rather than
+   * environments of 1, 2, ..., n fields. Anything else (a name not declared yet, `variables` used
+   * whole) is compiled against every visible variable, so that the errors are the apiserver's.
+   */
+  private variablesFor(expression: string, names: readonly string[], view: NonNullable<CelExpressionChecker['view']>): Array<{ name: string; index: number }> {
+    const named = namedVariables(expression);
+    const indices = named?.map((name) => view.index.get(name) ?? -1);
+    return named && indices!.every((i) => i >= 0)
+      ? named.map((name, j) => ({ name, index: indices![j] }))
+      : names.map((name, index) => ({ name, index }));
   }
 
   /**

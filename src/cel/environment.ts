@@ -8,6 +8,7 @@ import { installNullableTypes } from './nullable-types';
 import { installOperatorChains } from './operator-chains';
 import { installStructLiterals } from './struct-literals';
 import { isAvailable, librariesFor } from './version-gates';
+import { CelObjectTypes } from '../schemas/cel-object-types';
 import { ExpressionField } from '../validation/expression-field';
 
 /**
@@ -38,6 +39,16 @@ export interface EnvironmentSpec {
   readonly hasParams: boolean;
   readonly variables: readonly TypedVariable[];
   readonly minor: number;
+  /** The type of `object` and `oldObject` (dyn when not given): for type checking against a resource's schema. */
+  readonly objectType?: TypedResource;
+  /** The type of `params` (dyn when not given). */
+  readonly paramsType?: TypedResource;
+}
+
+/** A resource's CEL types, with a key that names them in caches (`37|io.k8s.api.apps.v1.Deployment`). */
+export interface TypedResource {
+  readonly key: string;
+  readonly types: CelObjectTypes;
 }
 
 export const VARIABLES_TYPE = 'kubernetes.variables';
@@ -48,7 +59,8 @@ const ENVIRONMENT_CACHE_LIMIT = 10_000;
 
 export function environmentKey(spec: EnvironmentSpec): string {
   const vars = spec.variables.map((v) => `${v.name}:${v.type}`).join(',');
-  return `${spec.minor}|${spec.field}|${spec.hasParams ? 'p' : ''}|${declaresVariables(spec) ? `v[${vars}]` : ''}`;
+  const typed = spec.objectType || spec.paramsType ? `|t[${spec.objectType?.key ?? ''};${spec.paramsType?.key ?? ''}]` : '';
+  return `${spec.minor}|${spec.field}|${spec.hasParams ? 'p' : ''}|${declaresVariables(spec) ? `v[${vars}]` : ''}${typed}`;
 }
 
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
@@ -118,17 +130,64 @@ export function declaresAuthorizer(spec: Pick<EnvironmentSpec, 'field'>): boolea
   return spec.field !== ExpressionField.MESSAGE_EXPRESSION;
 }
 
+const typedEnvironments = new Map<string, CelEnvironment>();
+const TYPED_ENVIRONMENT_CACHE_LIMIT = 200;
+
+/** The version's environment with the message types of `object` and `params` declared, built once per pair of types. */
+function typedEnvironment(spec: EnvironmentSpec): CelEnvironment {
+  if (!spec.objectType && !spec.paramsType) return versionEnvironment(spec.minor);
+  const key = `${spec.minor}|${spec.objectType?.key ?? ''};${spec.paramsType?.key ?? ''}`;
+  let env = typedEnvironments.get(key);
+  if (!env) {
+    env = versionEnvironment(spec.minor).clone();
+    if (spec.objectType) registerObjectTypes(env, spec.objectType.types);
+    if (spec.paramsType) registerObjectTypes(env, spec.paramsType.types);
+    if (typedEnvironments.size >= TYPED_ENVIRONMENT_CACHE_LIMIT) typedEnvironments.clear();
+    typedEnvironments.set(key, env);
+  }
+  return env;
+}
+
+/**
+ * Declares a resource's message types (once per environment: `object` and `params` may share
+ * ObjectMeta), with the equality every CEL type has (the engine declares it for its own types only).
+ */
+function registerObjectTypes(env: CelEnvironment, types: CelObjectTypes): string {
+  let registered = registeredTypes.get(env);
+  if (!registered) {
+    registered = new Set();
+    registeredTypes.set(env, registered);
+  }
+  for (const [name, fields] of types.types) {
+    if (registered.has(name)) continue;
+    registered.add(name);
+    // A constructor of its own skips the engine's value conversion, which needs every field's
+    // message type registered first (impossible for recursive schemas); typed environments only check.
+    env.registerType(name, { ctor: class {}, fields });
+    env.registerOperator(`${name} == ${name}`, sameJson);
+  }
+  return types.root;
+}
+
+const registeredTypes = new WeakMap<CelEnvironment, Set<string>>();
+
+/** Typed environments only type-check; equality of their messages is never evaluated, but is JSON equality if it were. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** The environment for an expression of the field, built once per key. */
 export function environmentFor(spec: EnvironmentSpec): CelEnvironment {
   const key = environmentKey(spec);
   let env = fieldEnvironments.get(key);
   if (env) return env;
-  env = versionEnvironment(spec.minor).clone();
-  env.registerVariable('object', 'dyn');
-  env.registerVariable('oldObject', 'dyn');
+  env = typedEnvironment(spec).clone();
+  const objectType = spec.objectType?.types.root ?? 'dyn';
+  env.registerVariable('object', objectType);
+  env.registerVariable('oldObject', objectType);
   env.registerVariable('request', REQUEST_TYPE);
   env.registerVariable('namespaceObject', NAMESPACE_TYPE);
-  if (declaresParams(spec)) env.registerVariable('params', 'dyn');
+  if (declaresParams(spec)) env.registerVariable('params', spec.paramsType?.types.root ?? 'dyn');
   if (declaresAuthorizer(spec)) env.registerVariable('authorizer', AUTHORIZER_TYPE);
   if (declaresVariables(spec)) {
     const fields: Record<string, string> = {};

@@ -65,7 +65,7 @@ const OPERATOR_FUNCTIONS: Record<string, string> = {
 
 function typeList(list: string): string {
   if (list.trim() === '') return '';
-  return splitArgs(list).map(celTypeName).join(', ');
+  return splitArgs(list).map(operandName).join(', ');
 }
 
 function splitArgs(text: string): string[] {
@@ -122,6 +122,11 @@ function isNode(value: unknown): value is CelNode {
 }
 
 /** The engine's error as cel-go would word it, at the position cel-go would report. */
+/** A type in an overload error, as cel-go's FormatCheckedType prints it: the null type is `null` there. */
+function operandName(type: string): string {
+  return celTypeName(type).replace(/\bnull_type\b/g, 'null');
+}
+
 export function translateEngineError(error: CelError): CelIssue {
   const node = error.node as CelNode | undefined;
   const offset = issueOffset(node?.op ? node : undefined, error.range?.start ?? node?.pos ?? 0);
@@ -141,15 +146,16 @@ export function translateEngineError(error: CelError): CelIssue {
     return { offset, message: `undeclared reference to '${m[1]}' (in container '')` };
   }
   if ((m = /^No such key: (.+)$/.exec(summary))) return { offset, message: `undefined field '${m[1]}'` };
-  if ((m = /^no such overload: (\S+) (\S+) (\S+)$/.exec(summary)) && OPERATOR_FUNCTIONS[m[2]]) {
-    return { offset, message: `found no matching overload for '${OPERATOR_FUNCTIONS[m[2]]}' applied to '(${celTypeName(m[1])}, ${celTypeName(m[3])})'` };
+  if ((m = /^no such overload: (.+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(summary)) && OPERATOR_FUNCTIONS[m[2]]) {
+    return { offset, message: `found no matching overload for '${OPERATOR_FUNCTIONS[m[2]]}' applied to '(${operandName(m[1])}, ${operandName(m[3])})'` };
   }
   if ((m = /^no such overload: ([!-])(.+)$/.exec(summary))) {
-    return { offset, message: `found no matching overload for '${m[1]}_' applied to '(${celTypeName(m[2])})'` };
+    return { offset, message: `found no matching overload for '${m[1]}_' applied to '(${operandName(m[2])})'` };
   }
+  if (summary === 'has() invalid argument') return { offset, message: 'invalid argument to has() macro' };
   if ((m = /^found no matching overload for '(?:(.+)\.)?(\w+)\((.*)\)'$/.exec(summary))) {
     const [, receiver, name, args] = m;
-    const applied = receiver ? `${celTypeName(receiver)}.(${typeList(args)})` : `(${typeList(args)})`;
+    const applied = receiver ? `${operandName(receiver)}.(${typeList(args)})` : `(${typeList(args)})`;
     return { offset, message: `found no matching overload for '${name}' applied to '${applied}'` };
   }
   if ((m = /^Logical operator requires bool operands, got '(.+)'$/.exec(summary))) {

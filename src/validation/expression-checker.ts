@@ -1,5 +1,6 @@
 import { ExpressionField } from './expression-field';
 import { CelExpressionChecker } from '../cel/checker';
+import type { TypedResource } from '../cel/environment';
 import { KubernetesVersion } from '../kubernetes-version';
 
 export { ExpressionField } from './expression-field';
@@ -15,20 +16,45 @@ export interface ExpressionEnvironment {
    */
   readonly variables: readonly string[];
   readonly kubernetesVersion: KubernetesVersion;
+  /** The schemas to type-check against, when the policy's rules name resources that have one. */
+  readonly types?: ExpressionTypes;
+}
+
+/** What `object`, `oldObject` and `params` are, from the policy's rules and paramKind. */
+export interface ExpressionTypes {
+  /** Each resource kind the rules match that has a schema: the expression is checked against each in turn. */
+  readonly objects: readonly TypedKind[];
+  /** The paramKind's type, when it has a schema. */
+  readonly params?: TypedKind;
+}
+
+export interface TypedKind {
+  /** As the apiserver's type checker names it: `apps/v1, Kind=Deployment`. */
+  readonly label: string;
+  readonly resource: TypedResource;
+}
+
+/**
+ * What checking an expression found: errors (the apiserver refuses the manifest) and warnings
+ * (type errors against the schemas of the resources the policy is for: accepted, but wrong).
+ */
+export interface ExpressionProblems {
+  readonly errors: string[];
+  readonly warnings: string[];
 }
 
 /**
  * The seam where CEL checking plugs into the manifest validator. `check` returns error details
  * (e.g. `compilation failed: ERROR: <input>:1:5: undeclared reference to 'x'`), empty when the
- * expression is accepted; the validator reports each as `Invalid value` at the expression's path.
+ * expression is accepted, and type warnings; the validator reports each at the expression's path.
  */
 export interface ExpressionChecker {
-  check(expression: string, environment: ExpressionEnvironment): string[];
+  check(expression: string, environment: ExpressionEnvironment): ExpressionProblems;
 }
 
 /** Accepts every expression (for tests of rules that do not concern CEL). */
 export const ACCEPT_ALL_EXPRESSIONS: ExpressionChecker = {
-  check: () => [],
+  check: () => ({ errors: [], warnings: [] }),
 };
 
 /**

@@ -6,6 +6,7 @@ import { validateObjectMeta } from './metadata';
 import { validateParamKind } from './params';
 import { validatePolicyCommon } from './policy-common';
 import { MUTATING_POLICY_OPERATIONS, PATCH_TYPES, REINVOCATION_POLICIES } from './policy-enums';
+import { policyTypes } from './policy-types';
 import { RuleContext } from './rule-context';
 import { declaredVariables, validateVariables } from './variables';
 import type { MutatingAdmissionPolicy, Mutation, NamedRuleWithOperations } from '../wire/admissionregistration';
@@ -13,9 +14,10 @@ import type { MutatingAdmissionPolicy, Mutation, NamedRuleWithOperations } from 
 const SPEC = FieldPath.root('spec');
 
 /** M1-M15: a MutatingAdmissionPolicy. */
-export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, ctx: RuleContext): FieldViolation[] {
+export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, untypedCtx: RuleContext): FieldViolation[] {
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
+  const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion));
   const out = validateObjectMeta(policy.metadata);
   out.push(...validatePolicyCommon(spec));
   out.push(...validateNoDelete(spec.matchConstraints?.resourceRules ?? [], SPEC.child('matchConstraints')));

@@ -1,6 +1,6 @@
 import { KubernetesVersion } from '../kubernetes-version';
-import { ExpressionChecker, ExpressionEnvironment } from './expression-checker';
-import { FieldViolation, invalid } from './field-errors';
+import { ExpressionChecker, ExpressionEnvironment, ExpressionTypes } from './expression-checker';
+import { FieldViolation, invalid, renderValue, warning } from './field-errors';
 import { FieldPath } from './field-path';
 
 /** What every rule may consult besides the object itself. */
@@ -8,11 +8,21 @@ export class RuleContext {
   public constructor(
     public readonly kubernetesVersion: KubernetesVersion,
     private readonly expressions: ExpressionChecker,
+    /** The schemas a policy's expressions are type-checked against (policy-types.ts). */
+    private readonly types?: ExpressionTypes,
   ) {}
 
+  /** This context, with expressions type-checked against `types` too (warnings). */
+  public withTypes(types: ExpressionTypes | undefined): RuleContext {
+    return new RuleContext(this.kubernetesVersion, this.expressions, types);
+  }
+
   /** Compiles `expression` for the field at `path`, reporting failures as the apiserver does. */
-  public checkExpression(path: FieldPath, expression: string, environment: Omit<ExpressionEnvironment, 'kubernetesVersion'>): FieldViolation[] {
-    const details = this.expressions.check(expression, { ...environment, kubernetesVersion: this.kubernetesVersion });
-    return details.map((detail) => invalid(path, expression, detail));
+  public checkExpression(path: FieldPath, expression: string, environment: Omit<ExpressionEnvironment, 'kubernetesVersion' | 'types'>): FieldViolation[] {
+    const { errors, warnings } = this.expressions.check(expression, { ...environment, kubernetesVersion: this.kubernetesVersion, types: this.types });
+    return [
+      ...errors.map((detail) => invalid(path, expression, detail)),
+      ...warnings.map((detail) => warning(path, `Invalid value: ${renderValue(expression)}: ${detail}`)),
+    ];
   }
 }

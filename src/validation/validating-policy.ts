@@ -7,6 +7,7 @@ import { validateObjectMeta } from './metadata';
 import { validateParamKind } from './params';
 import { validatePolicyCommon } from './policy-common';
 import { VALIDATION_REASONS } from './policy-enums';
+import { policyTypes } from './policy-types';
 import { RuleContext } from './rule-context';
 import { declaredVariables, validateVariables } from './variables';
 import type { AuditAnnotation, ValidatingAdmissionPolicy, Validation } from '../wire/admissionregistration';
@@ -16,9 +17,10 @@ const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_VALUE_EXPRESSION_BYTES = 5120;
 
 /** P1-P17: a ValidatingAdmissionPolicy. */
-export function validateValidatingPolicy(policy: ValidatingAdmissionPolicy, ctx: RuleContext): FieldViolation[] {
+export function validateValidatingPolicy(policy: ValidatingAdmissionPolicy, untypedCtx: RuleContext): FieldViolation[] {
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
+  const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion));
   const out = validateObjectMeta(policy.metadata);
   out.push(...validatePolicyCommon(spec));
   if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));

@@ -20,11 +20,11 @@ export function check(expression: string, options: CheckOptions = {}): string[] 
   const names: string[] = [];
   const hasParams = options.params ?? false;
   for (const [name, variable] of options.variables ?? []) {
-    const problems = checker.check(variable, { field: ExpressionField.VARIABLE, hasParams, variables: [...names], kubernetesVersion });
+    const problems = checker.check(variable, { field: ExpressionField.VARIABLE, hasParams, variables: [...names], kubernetesVersion }).errors;
     if (problems.length > 0) throw new Error(`variable ${name} does not compile: ${problems.join('; ')}`);
     names.push(name);
   }
-  return checker.check(expression, { field: options.field ?? ExpressionField.VALIDATION, hasParams, variables: names, kubernetesVersion });
+  return checker.check(expression, { field: options.field ?? ExpressionField.VALIDATION, hasParams, variables: names, kubernetesVersion }).errors;
 }
 
 export function expectAccepted(expression: string, options?: CheckOptions): void {

@@ -79,11 +79,11 @@ describe('ManifestValidator compiles CEL', () => {
     const checker = new CelExpressionChecker();
     const env = (field: ExpressionField, variables: string[]) =>
       ({ field, hasParams: false, variables, kubernetesVersion: KubernetesVersion.LATEST });
-    expect(checker.check("'text'", env(ExpressionField.VARIABLE, []))).toEqual([]);
-    expect(checker.check('variables.a', env(ExpressionField.VARIABLE, ['a']))).toEqual([]);
-    expect(checker.check('variables.b + 1', env(ExpressionField.VALIDATION, ['a', 'b'])).join()).toContain("'_+_' applied to '(string, int)'");
+    expect(checker.check("'text'", env(ExpressionField.VARIABLE, [])).errors).toEqual([]);
+    expect(checker.check('variables.a', env(ExpressionField.VARIABLE, ['a'])).errors).toEqual([]);
+    expect(checker.check('variables.b + 1', env(ExpressionField.VALIDATION, ['a', 'b'])).errors.join()).toContain("'_+_' applied to '(string, int)'");
     // Another list: `b` came after `x`, not `a`, so its type is not known (dyn) and the sum type-checks.
-    expect(checker.check('variables.b + 1 > 0', env(ExpressionField.VALIDATION, ['x', 'b']))).toEqual([]);
+    expect(checker.check('variables.b + 1 > 0', env(ExpressionField.VALIDATION, ['x', 'b'])).errors).toEqual([]);
   });
 
   test('environments and compiled expressions are cached', () => {

@@ -27,7 +27,7 @@ function checkerAfterVariables(): CelExpressionChecker {
   const checker = new CelExpressionChecker();
   VARIABLES.forEach(([, source], i) => {
     const environment = { field: ExpressionField.VARIABLE, hasParams: false, variables: NAMES.slice(0, i), kubernetesVersion: version };
-    expect(checker.check(source, environment)).toEqual([]);
+    expect(checker.check(source, environment).errors).toEqual([]);
   });
   return checker;
 }
@@ -36,7 +36,8 @@ describe('declaring only the named variables', () => {
   test('gives the errors and types of declaring every visible one', () => {
     const typed = VARIABLES.map(([name, , type]) => ({ name, type }));
     fc.assert(fc.property(expression, fc.constantFrom(...FIELDS), fc.integer({ min: 0, max: 4 }), (e, field, visible) => {
-      const got = checkerAfterVariables().check(e, { field, hasParams: false, variables: NAMES.slice(0, visible), kubernetesVersion: version });
+      const environment = { field, hasParams: false, variables: NAMES.slice(0, visible), kubernetesVersion: version };
+      const got = checkerAfterVariables().check(e, environment).errors;
       const all = typed.slice(0, visible);
       const declared = field === ExpressionField.VARIABLE || all.length > 0;
       const expected = compileExpression(e, { field, hasParams: false, variables: declared ? all : [], minor: version.minor }).errors;

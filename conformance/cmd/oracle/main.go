@@ -39,7 +39,23 @@ func main() {
 	runtimeConfig := flag.String("runtime-config", "", "extra --runtime-config for the apiserver")
 	verbose := flag.Bool("verbose", false, "keep the apiserver's and etcd's logs on stderr")
 	celFunctions := flag.String("cel-functions", "", "print the CEL function overloads for new expressions at this compatibility version (1.N) as JSON, and exit")
+	celTypes := flag.Bool("cel-types", false, "print the CEL type of every built-in kind as the policy type checker declares it, as JSON, and exit")
+	typeChecks := flag.Bool("type-check", false, "type-check validation expressions read from stdin (JSON lines) as kube-controller-manager's policy type checker does, and exit")
 	flag.Parse()
+	if *typeChecks {
+		if err := runTypeChecks(); err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *celTypes {
+		if err := dumpCelTypes(); err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *celFunctions != "" {
 		if err := dumpCelFunctions(*celFunctions); err != nil {
 			fmt.Fprintln(os.Stderr, "oracle:", err)
