@@ -29,7 +29,7 @@ const ROUNDS = 5;
  * baseline for the cost of typed CEL (Deployments, typed against their schema and params against
  * ConfigMap's).
  */
-const WIDGETS = new AdmissionResource('example.com', 'v1', 'widgets', RuleScope.NAMESPACED);
+const WIDGETS = AdmissionResource.custom({ apiGroup: 'example.com', apiVersion: 'v1', resource: 'widgets', scope: RuleScope.NAMESPACED });
 
 /** N policy + binding pairs, pair i in chart i mod the number of charts. */
 function policies(charts: Chart[], n: number, resource = AdmissionResource.DEPLOYMENTS): void {
