@@ -4,9 +4,11 @@
 import { ApiObject, ApiObjectProps } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
+import { appCustomResources } from './custom-resource-definitions';
 import { KubernetesVersion } from './kubernetes-version';
 import { NameRegistry } from './name-registry';
-import { ManifestValidator } from './validation/manifest-validator';
+import { TickMap } from './tick-map';
+import { validateManifest } from './validation/manifest-validator';
 import { Violation, ViolationSeverity } from './validation/violation';
 
 /** Context key: when `true`, warnings of this library fail synthesis like errors. */
@@ -72,20 +74,7 @@ const CHECKED = Symbol.for('cdk8s-admission.CheckedObject');
  * every chart it serializes. Skipping the rendering of objects checked earlier in the tick is not
  * safe, since nothing tells a validation whether user code ran since the last pass.
  */
-const renderedForChecks = new Map<ApiObject, any>();
-let clearScheduled = false;
-
-function remember(apiObject: ApiObject, manifest: any): void {
-  renderedForChecks.set(apiObject, manifest);
-  if (!clearScheduled) {
-    clearScheduled = true;
-    // A promise job rather than queueMicrotask, which jest's fake timers replace.
-    void Promise.resolve().then(() => {
-      renderedForChecks.clear();
-      clearScheduled = false;
-    });
-  }
-}
+const renderedForChecks = new TickMap<ApiObject, any>();
 
 /**
  * The ApiObject of this library's constructs: cluster-scoped, and it reuses the rendering of the
@@ -119,7 +108,7 @@ export function attachChecks(obj: CheckedObject): void {
   obj.construct.node.addValidation({
     validate: () => {
       const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
-      remember(obj.apiObject, manifest);
+      renderedForChecks.set(obj.apiObject, manifest);
       const violations = violationsOf(obj, manifest);
       const warnings = activeWarnings(obj.construct, violations);
       const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
@@ -154,14 +143,15 @@ export function violationsOf(obj: CheckedObject, manifest: any = ApiObject.proto
  * the same manifest comes back several times; the validator is a pure function of the manifest
  * and the version, so an identical manifest gets the same answer without running it again.
  */
-const validatedManifests = new WeakMap<ApiObject, { readonly json: string; readonly violations: readonly Violation[] }>();
+const validatedManifests = new WeakMap<ApiObject, { readonly json: string; readonly crds: string; readonly violations: readonly Violation[] }>();
 
 function manifestViolations(obj: CheckedObject, manifest: any): readonly Violation[] {
   const json = jsonOrUndefined(manifest);
+  const crds = appCustomResources(obj.construct);
   const last = validatedManifests.get(obj.apiObject);
-  if (json !== undefined && last !== undefined && last.json === json) return last.violations;
-  const violations = ManifestValidator.validate(manifest, { kubernetesVersion: obj.kubernetesVersion });
-  if (json !== undefined) validatedManifests.set(obj.apiObject, { json, violations });
+  if (json !== undefined && last !== undefined && last.json === json && last.crds === crds.fingerprint) return last.violations;
+  const violations = validateManifest(manifest, obj.kubernetesVersion, crds);
+  if (json !== undefined) validatedManifests.set(obj.apiObject, { json, crds: crds.fingerprint, violations });
   return violations;
 }
 

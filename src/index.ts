@@ -4,6 +4,7 @@ export { AdmissionPolicy } from './admission-policy';
 export { AdmissionPolicyBinding, AdmissionPolicyBindingOptions } from './admission-policy-binding';
 export { AdmissionWarnings } from './admission-warnings';
 export { CaBundle } from './ca-bundle';
+export { CustomResourceDefinitions } from './custom-resource-definitions';
 export * from './enums';
 export { KubernetesVersion } from './kubernetes-version';
 export { LabelSelector, LabelSelectorOperator, LabelSelectorRequirement } from './label-selector';

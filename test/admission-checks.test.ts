@@ -1,5 +1,6 @@
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
-import { AdmissionResource, ManifestValidator, Operation, ValidatingPolicy } from '../src';
+import { AdmissionResource, Operation, ValidatingPolicy } from '../src';
+import * as manifestValidator from '../src/validation/manifest-validator';
 
 function policy(chart: Chart, id = 'replicas'): ValidatingPolicy {
   return new ValidatingPolicy(chart, id, {
@@ -49,7 +50,7 @@ describe('checks at synth', () => {
     const app = Testing.app();
     const p = policy(new Chart(app, 'one'));
     new Chart(app, 'two');
-    const validate = jest.spyOn(ManifestValidator, 'validate');
+    const validate = jest.spyOn(manifestValidator, 'validateManifest');
     try {
       app.synthYaml();
       app.synthYaml();

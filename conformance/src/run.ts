@@ -19,6 +19,7 @@ import * as path from 'path';
 import { bases } from './bases';
 import { CelOverload, generateExpressions } from './cel-expressions';
 import { celCases, runCelSuite } from './cel-suite';
+import { customResourceOutcomes } from './custom-resource-cases';
 import { runDeclarationsSuite } from './declarations-suite';
 import { exampleManifests } from './example-manifests';
 import { KnownDifferences } from './known-differences';
@@ -149,7 +150,10 @@ async function main(): Promise<number> {
       const schemas = BuiltinSchemas.of(version.minor);
       const objects = [...baseObjects(), ...recordedObjects(recordedReviews(path.join(RECORDED_DIR, 'reviews')), schemas)];
       const cases = [...objects, ...generatedObjects(objects, options.objects, options.seed, schemas)];
-      results.push(await runObjectSuite(oracle, cases, version));
+      const suite = await runObjectSuite(oracle, cases, version);
+      const custom = await customResourceOutcomes(oracle, schemas);
+      const agreeing = custom.filter((o) => o.verdictAgrees && o.locationAgrees !== false).length;
+      results.push({ ...suite, outcomes: [...suite.outcomes, ...custom], rows: [...suite.rows, ['custom resources (a CRD\'s object and variants): agree', `${agreeing}/${custom.length}`]] });
     }
   } finally {
     await oracle.stop();

@@ -81,7 +81,9 @@ function withHint(problem: string, expression: string, spec: EnvironmentSpec, lo
   const m = UNDEFINED_FIELD.exec(problem);
   if (!m) return problem;
   const known = fieldsAt(expression, Number(m[1]), Number(m[2]), m[3], spec, lookup) ?? lookup.allFields();
-  const suggestion = closestName(m[3], known.filter((name) => name !== m[3]));
+  // A name of one or two letters is within two edits of too many others to hint at one.
+  const candidates = known.filter((name) => name !== m[3] && (m[3].length > 2 || name.toLowerCase() === m[3].toLowerCase()));
+  const suggestion = closestName(m[3], candidates);
   return suggestion ? `${problem} (did you mean '${suggestion}'?)` : problem;
 }
 

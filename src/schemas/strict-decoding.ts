@@ -42,11 +42,36 @@ const INT32_MAX = 2 ** 31 - 1;
  */
 export function decodingProblems(value: unknown, definition: string, schemas: BuiltinSchemas): DecodingProblem[] {
   const out: DecodingProblem[] = [];
-  walk(value, { $ref: definition }, '', '', schemas, out);
+  walk(value, { $ref: definition }, '', '', { schemas, customResource: false }, out);
   return out;
 }
 
-function walk(value: unknown, given: OpenApiSchema, path: string, go: string, schemas: BuiltinSchemas, out: DecodingProblem[]): void {
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/**
+ * The same for a custom resource, against its CRD's schema (`openAPIV3Schema` of the object's
+ * version): with strict field validation the apiserver refuses fields the schema does not declare,
+ * and its schema validation refuses values of other types, before validating admission runs.
+ * `apiVersion`, `kind` and `metadata` (an ObjectMeta) are declared at the root and at every
+ * `x-kubernetes-embedded-resource`, whatever the schema says.
+ */
+export function customResourceDecodingProblems(value: unknown, schema: OpenApiSchema, schemas: BuiltinSchemas): DecodingProblem[] {
+  const out: DecodingProblem[] = [];
+  walk(value, { ...schema, 'x-kubernetes-embedded-resource': true }, '', '', { schemas, customResource: true }, out);
+  return out;
+}
+
+/**
+ * What a walk decodes with: the built-in definitions, and whether the object is a custom resource
+ * (decoded as JSON, then pruned against its schema: with strict field validation, the keys of an
+ * object where the schema has no properties are unknown fields, reported before any type error).
+ */
+interface Decoding {
+  readonly schemas: BuiltinSchemas;
+  readonly customResource: boolean;
+}
+
+function walk(value: unknown, given: OpenApiSchema, path: string, go: string, schemas: Decoding, out: DecodingProblem[]): void {
   if (value === null || value === undefined) return;
   // A Quantity decodes from the text of a string or a number, and nothing else (UnmarshalJSON).
   if (given.$ref === QUANTITY) {
@@ -60,16 +85,20 @@ function walk(value: unknown, given: OpenApiSchema, path: string, go: string, sc
   if (given.$ref === TIME || given.$ref === MICRO_TIME) return walkTime(value, given.$ref === MICRO_TIME, path, go, out);
   const eitherOr = given.$ref === undefined ? undefined : EITHER_OR[given.$ref];
   if (eitherOr) return walkEitherOr(value, eitherOr, path, go, out);
-  const schema = schemas.resolve(given);
-  if (schema['x-kubernetes-preserve-unknown-fields']) return;
+  const schema = schemas.schemas.resolve(given);
+  // Whatever it holds, but of its type when it has one (a custom resource's schema validation).
+  if (schema['x-kubernetes-preserve-unknown-fields']) {
+    if (schema.type !== undefined && !matchesType(value, schema.type)) wrongType(path, go, value, article(schema.type), out);
+    return;
+  }
   if (schema['x-kubernetes-int-or-string'] || schema.format === 'int-or-string') {
     // IntOrString holds an int32.
     if (!(typeof value === 'string' || isInt32(value))) wrongType(path, go, value, 'a 32-bit integer or a string', out);
     return;
   }
   if (schema.oneOf) {
-    if (!schema.oneOf.some((alternative) => matchesType(value, schemas.resolve(alternative).type))) {
-      wrongType(path, go, value, schema.oneOf.map((a) => article(schemas.resolve(a).type ?? 'value')).join(' or '), out);
+    if (!schema.oneOf.some((alternative) => matchesType(value, schemas.schemas.resolve(alternative).type))) {
+      wrongType(path, go, value, schema.oneOf.map((a) => article(schemas.schemas.resolve(a).type ?? 'value')).join(' or '), out);
     }
     return;
   }
@@ -80,6 +109,10 @@ function walk(value: unknown, given: OpenApiSchema, path: string, go: string, sc
     } else if (!Array.isArray(value) || !value.every((b) => b === null || (Number.isInteger(b) && b >= 0 && b <= 255))) {
       wrongType(path, go, value, 'a base64 string', out);
     }
+    return;
+  }
+  if (schemas.customResource && schema.type !== 'object' && isObject(value)) {
+    for (const key of Object.keys(value)) unknownField(path ? `${path}.${key}` : key, key, [], out);
     return;
   }
   switch (schema.type) {
@@ -101,9 +134,11 @@ function walk(value: unknown, given: OpenApiSchema, path: string, go: string, sc
   }
 }
 
-function walkObject(value: unknown, schema: OpenApiSchema, path: string, go: string, schemas: BuiltinSchemas, out: DecodingProblem[]): void {
+function walkObject(value: unknown, schema: OpenApiSchema, path: string, go: string, schemas: Decoding, out: DecodingProblem[]): void {
   // Without properties or values, an empty Go struct: an object without keys.
-  const properties = schema.properties ?? {};
+  const properties = schema['x-kubernetes-embedded-resource']
+    ? { apiVersion: { type: 'string' as const }, kind: { type: 'string' as const }, metadata: { $ref: OBJECT_META }, ...schema.properties }
+    : schema.properties ?? {};
   const values = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   if (!isObject(value)) return wrongType(path, go, value, 'an object', out);
   for (const [key, item] of Object.entries(value)) {

@@ -8,7 +8,8 @@ import { setDataKey } from '../cel/data-keys';
 import { Operation } from '../enums';
 import { KubernetesVersion } from '../kubernetes-version';
 import { BuiltinSchemas } from '../schemas/builtin-schemas';
-import { decodingProblems } from '../schemas/strict-decoding';
+import { CustomResourceSchemas } from '../schemas/custom-resources';
+import { customResourceDecodingProblems, decodingProblems } from '../schemas/strict-decoding';
 import { ADMISSION_REQUEST, checkStructKeys } from '../struct-keys';
 import { renderValue } from '../validation/field-errors';
 import { MAX_REQUEST_BYTES } from '../validation/json-data';
@@ -152,23 +153,27 @@ export function checkedRequest(input: AdmissionRequest): AdmissionRequest {
 }
 
 /**
- * The request's built-in objects as the apiserver decodes them with strict field validation
- * (kubectl's default): a fixture with a misspelled field or a value of the wrong type is an error
- * naming it, not a review of an object the apiserver would never have admitted. Custom resources,
- * and kinds the target version does not have, are not checked.
+ * The request's objects as the apiserver decodes them with strict field validation (kubectl's
+ * default): a fixture with a misspelled field or a value of the wrong type is an error naming it,
+ * not a review of an object the apiserver would never have admitted. Built-in kinds against the
+ * target version's schemas, custom resources against the schemas of the CRDs the tester was
+ * given; other kinds are not checked.
  */
-export function checkDecodable(request: AdmissionRequest, minor: number): void {
+export function checkDecodable(request: AdmissionRequest, minor: number, customResources: CustomResourceSchemas): void {
   const schemas = BuiltinSchemas.of(minor);
   for (const field of ['object', 'oldObject', 'namespaceObject'] as const) {
     const value: unknown = request[field];
     if (!isObject(value) || typeof value.apiVersion !== 'string' || typeof value.kind !== 'string') continue;
     const kind = schemas.kind(value.apiVersion, value.kind);
-    if (!kind) continue;
-    const problems = decodingProblems(value, kind.name, schemas);
+    const [group, version] = value.apiVersion.includes('/') ? value.apiVersion.split('/', 2) : ['', value.apiVersion];
+    const custom = kind ? undefined : customResources.kind(group, version, value.kind);
+    if (!kind && !custom) continue;
+    const problems = kind ? decodingProblems(value, kind.name, schemas) : customResourceDecodingProblems(value, custom!.schema, schemas);
     if (problems.length === 0) continue;
     const shown = problems.slice(0, 10).map((p) => p.message).join('; ');
     const more = problems.length > 10 ? `; and ${problems.length - 10} more` : '';
-    throw new Error(`review: ${field} (${value.apiVersion} ${value.kind}) is not what the apiserver of Kubernetes 1.${minor} decodes `
+    const against = kind ? `the apiserver of Kubernetes 1.${minor} decodes` : 'the apiserver takes for this CustomResourceDefinition\'s schema';
+    throw new Error(`review: ${field} (${value.apiVersion} ${value.kind}) is not what ${against} `
       + `with strict field validation (kubectl's default): ${shown}${more}`);
   }
 }

@@ -2,6 +2,7 @@ import { Chart } from 'cdk8s';
 import { CelAuthorizer } from '../cel/libraries/authz';
 import { Operation } from '../enums';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
+import { CustomResourceSchemas } from '../schemas/custom-resources';
 import { checkStructKeys, POLICY_TESTER_OPTIONS } from '../struct-keys';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult, PolicyDenial } from './admission-result';
@@ -104,6 +105,8 @@ export class PolicyTester {
   private readonly runtime: CelRuntime;
   /** The target minor, whose built-in schemas request objects are decoded with. */
   private readonly minor: number;
+  /** The schemas of the CRDs among the manifests, which custom resources are decoded with. */
+  private readonly customResources: CustomResourceSchemas;
   private readonly byKind = new Map<string, any[]>();
   private readonly decide: ReturnType<typeof decideWith>;
 
@@ -116,12 +119,13 @@ export class PolicyTester {
     this.decide = decideWith(options.permissions ?? []);
     this.runtime = new CelRuntime(version.minor);
     this.minor = version.minor;
+    this.customResources = CustomResourceSchemas.fromManifests(manifests);
   }
 
   /** What admission control decides for `request`. */
   public review(input: AdmissionRequest): AdmissionResult {
     const request = checkedRequest(input);
-    checkDecodable(request, this.minor);
+    checkDecodable(request, this.minor, this.customResources);
     // The apiserver runs no API-defined policy on the policies and bindings themselves, so that no
     // policy can lock itself in (policy/generic/plugin.go); webhook configurations are not exempt.
     if (isAdmissionPolicyResource(this.attributes(request))) return { allowed: true, denials: [], warnings: [], auditAnnotations: {} };

@@ -14,6 +14,7 @@ import { validateValidatingPolicy } from './validating-policy';
 import { validateValidatingPolicyBinding } from './validating-policy-binding';
 import { Violation, ViolationSeverity } from './violation';
 import { validateWebhookConfiguration } from './webhook-configuration';
+import { CustomResourceSchemas } from '../schemas/custom-resources';
 
 /** Options of `ManifestValidator.validate` and `ManifestValidator.validateAll`. */
 export interface ValidationOptions {
@@ -23,13 +24,22 @@ export interface ValidationOptions {
    * @default KubernetesVersion.LATEST
    */
   readonly kubernetesVersion?: KubernetesVersion;
+
+  /**
+   * CustomResourceDefinition manifests (apiextensions.k8s.io/v1, as parsed JSON or YAML) of the
+   * custom resources policies match: their expressions are type-checked against these schemas, as
+   * against the built-in ones (warnings). `validateAll` also uses the CRDs among its manifests.
+   * Other objects in the list are passed over.
+   * @default - none: policies on custom resources are not type-checked
+   */
+  readonly customResourceDefinitions?: any[];
 }
 
 const API_VERSION = FieldPath.root('apiVersion');
 const KIND = FieldPath.root('kind');
 
 /** The keys of ValidationOptions, for the check of unknown keys. */
-export const VALIDATION_OPTIONS = struct('ValidationOptions', ['kubernetesVersion']);
+export const VALIDATION_OPTIONS = struct('ValidationOptions', ['kubernetesVersion', 'customResourceDefinitions']);
 
 /**
  * Checks admissionregistration.k8s.io manifests against every rule the kube-apiserver applies
@@ -45,7 +55,8 @@ export class ManifestValidator {
   public static validate(manifest: any, options: ValidationOptions = {}): Violation[] {
     checkStructKeys('ManifestValidator.validate: options', options, VALIDATION_OPTIONS);
     const version = toKubernetesVersion(options?.kubernetesVersion, 'ManifestValidator.validate: options.kubernetesVersion');
-    return guard(manifest, () => validateOne(manifest, version));
+    const crds = customResourcesOf(options.customResourceDefinitions, 'ManifestValidator.validate');
+    return guard(manifest, () => validateOne(manifest, version, crds));
   }
 
   /**
@@ -63,10 +74,11 @@ export class ManifestValidator {
       throw new Error(`ManifestValidator.validateAll takes a list of manifests, got ${got}: pass [manifest], or use ManifestValidator.validate for one`);
     }
     const list: unknown[] = manifests;
+    const crds = CustomResourceSchemas.fromManifests(list).with(customResourcesOf(options.customResourceDefinitions, 'ManifestValidator.validateAll'));
     const out: Violation[] = [];
     list.forEach((manifest, manifestIndex) => {
       if (!isInAdmissionGroup(manifest)) return;
-      for (const v of guard(manifest, () => validateOne(manifest, version))) out.push({ ...v, manifestIndex });
+      for (const v of guard(manifest, () => validateOne(manifest, version, crds))) out.push({ ...v, manifestIndex });
     });
     out.push(...guardAll(() => validateCrossObject(list)));
     return out;
@@ -75,13 +87,24 @@ export class ManifestValidator {
   private constructor() {}
 }
 
+/** `ManifestValidator.validate` with the custom resources' schemas already read (the constructs' checks). */
+export function validateManifest(manifest: unknown, version: KubernetesVersion, crds: CustomResourceSchemas): Violation[] {
+  return guard(manifest, () => validateOne(manifest, version, crds));
+}
+
+function customResourcesOf(crds: unknown, caller: string): CustomResourceSchemas {
+  if (crds === undefined) return CustomResourceSchemas.NONE;
+  if (!Array.isArray(crds)) throw new Error(`${caller}: options.customResourceDefinitions must be a list of CustomResourceDefinition manifests, got ${typeof crds}`);
+  return CustomResourceSchemas.fromManifests(crds);
+}
+
 function isInAdmissionGroup(manifest: unknown): boolean {
   if (typeof manifest !== 'object' || manifest === null) return false;
   const apiVersion = (manifest as { apiVersion?: unknown }).apiVersion;
   return typeof apiVersion === 'string' && apiVersion.startsWith(`${ADMISSION_GROUP}/`);
 }
 
-function validateOne(manifest: unknown, version: KubernetesVersion): FieldViolation[] {
+function validateOne(manifest: unknown, version: KubernetesVersion, crds: CustomResourceSchemas): FieldViolation[] {
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
     return [invalid(KIND, manifest, 'a manifest must be a JSON object with apiVersion and kind')];
   }
@@ -108,7 +131,7 @@ function validateOne(manifest: unknown, version: KubernetesVersion): FieldViolat
   const versionProblems = validateApiVersion(apiVersion, kind, version);
 
   const shape = checkShape(manifest, kind, FieldPath.root(''));
-  const ctx = new RuleContext(version, defaultExpressionChecker());
+  const ctx = new RuleContext(version, defaultExpressionChecker(), crds);
   const rules = validateKind(shape.value, kind, typeof apiVersion === 'string' ? apiVersion : '', ctx)
     .filter((v) => !shape.violations.some((s) => v.path.isWithin(s.path)));
   return [...versionProblems, ...shape.violations, ...rules];

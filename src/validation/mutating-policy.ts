@@ -17,7 +17,7 @@ const SPEC = FieldPath.root('spec');
 export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, untypedCtx: RuleContext): FieldViolation[] {
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
-  const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion));
+  const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion, untypedCtx.customResources));
   const out = validateObjectMeta(policy.metadata);
   out.push(...validatePolicyCommon(spec));
   out.push(...validateNoDelete(spec.matchConstraints?.resourceRules ?? [], SPEC.child('matchConstraints')));

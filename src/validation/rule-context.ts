@@ -2,19 +2,22 @@ import { KubernetesVersion } from '../kubernetes-version';
 import { ExpressionChecker, ExpressionEnvironment, ExpressionTypes } from './expression-checker';
 import { FieldViolation, invalid, renderValue, warning } from './field-errors';
 import { FieldPath } from './field-path';
+import { CustomResourceSchemas } from '../schemas/custom-resources';
 
 /** What every rule may consult besides the object itself. */
 export class RuleContext {
   public constructor(
     public readonly kubernetesVersion: KubernetesVersion,
     private readonly expressions: ExpressionChecker,
+    /** The custom resources' schemas known besides the built-in ones (from CRDs). */
+    public readonly customResources: CustomResourceSchemas = CustomResourceSchemas.NONE,
     /** The schemas a policy's expressions are type-checked against (policy-types.ts). */
     private readonly types?: ExpressionTypes,
   ) {}
 
   /** This context, with expressions type-checked against `types` too (warnings). */
   public withTypes(types: ExpressionTypes | undefined): RuleContext {
-    return new RuleContext(this.kubernetesVersion, this.expressions, types);
+    return new RuleContext(this.kubernetesVersion, this.expressions, this.customResources, types);
   }
 
   /** Compiles `expression` for the field at `path`, reporting failures as the apiserver does. */

@@ -20,7 +20,7 @@ const MAX_AUDIT_VALUE_EXPRESSION_BYTES = 5120;
 export function validateValidatingPolicy(policy: ValidatingAdmissionPolicy, untypedCtx: RuleContext): FieldViolation[] {
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
-  const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion));
+  const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion, untypedCtx.customResources));
   const out = validateObjectMeta(policy.metadata);
   out.push(...validatePolicyCommon(spec));
   if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));
