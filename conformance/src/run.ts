@@ -16,6 +16,7 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { applyLiteralCases, applyLiteralOutcomes } from './apply-literal-cases';
 import { bases } from './bases';
 import { CelOverload, generateExpressions } from './cel-expressions';
 import { celCases, runCelSuite } from './cel-suite';
@@ -32,7 +33,7 @@ import { corpusScenarios, recordedReviews } from './review-corpus';
 import { costScenarios } from './review-cost-scenarios';
 import { generatedScenarios } from './review-scenarios';
 import { runReviewSuite } from './review-suite';
-import { Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
+import { CaseOutcome, Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
 import { runTypesSuite } from './types-suite';
 import { KubernetesVersion } from '../../src';
 import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
@@ -44,6 +45,8 @@ const DEFAULT_REVIEWS = 1200;
 const DEFAULT_OBJECTS = 1000;
 /** Generated expressions for the types suite (type-checked by the oracle offline, about 15 s). */
 const DEFAULT_TYPES = 3000;
+/** Apply-configuration literals installed as policies and run by the apiserver (a few seconds). */
+const DEFAULT_APPLY_LITERALS = 120;
 export const RECORDED_DIR = path.join(__dirname, '..', '.out', 'recorded');
 
 interface Options {
@@ -125,6 +128,7 @@ async function main(): Promise<number> {
   const oracle = await Oracle.start();
   console.log(`conformance: kube-apiserver ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const results: SuiteResult[] = [];
+  let applyLiterals: CaseOutcome[] = [];
   try {
     const servedSet = await servedVersions(oracle);
     const served = (kind: string, v: string) => servedSet.has(`${kind}/${v}`);
@@ -155,6 +159,7 @@ async function main(): Promise<number> {
       const agreeing = custom.filter((o) => o.verdictAgrees && o.locationAgrees !== false).length;
       results.push({ ...suite, outcomes: [...suite.outcomes, ...custom], rows: [...suite.rows, ['custom resources (a CRD\'s object and variants): agree', `${agreeing}/${custom.length}`]] });
     }
+    if (runs('types')) applyLiterals = await applyLiteralOutcomes(oracle, applyLiteralCases(DEFAULT_APPLY_LITERALS, options.seed, BuiltinSchemas.of(version.minor)), version);
   } finally {
     await oracle.stop();
   }
@@ -175,7 +180,7 @@ async function main(): Promise<number> {
     }
   }
   if (runs('declarations')) results.push(runDeclarationsSuite(celFunctions, DECLARATION_MINORS));
-  if (runs('types')) results.push(runTypesSuite(version.minor, options.types, options.seed));
+  if (runs('types')) results.push(runTypesSuite(version.minor, options.types, options.seed, applyLiterals));
 
   const all: Disagreement[] = results.flatMap((r) => disagreements(r, known));
   for (const r of results) {

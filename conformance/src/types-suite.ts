@@ -15,6 +15,7 @@
  */
 import { execFileSync } from 'child_process';
 import { ORACLE_BINARY } from './oracle';
+import { seededRandom } from './seeded-random';
 import { CaseOutcome, percent, SuiteResult } from './suite';
 import { typeProblem } from '../../src/cel/typed-check';
 import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
@@ -182,15 +183,6 @@ interface Path {
   readonly leafType: string;
 }
 
-/** A small deterministic generator (an LCG, glibc's constants), so that a seed reproduces the cases. */
-function random(seed: number): () => number {
-  let a = Math.abs(Math.floor(seed)) % 2147483648;
-  return () => {
-    a = (a * 1103515245 + 12345) % 2147483648;
-    return a / 2147483648;
-  };
-}
-
 function randomPath(lib: CelObjectTypes, go: GoTypeTable, goRoot: string, rnd: () => number): Path | undefined {
   let expr = 'object';
   let open = '';
@@ -302,7 +294,7 @@ const DIFFERENCE_CASES: ReadonlyArray<[string, string]> = [
 ];
 
 export function expressionCases(go: GoTypeTable, schemas: BuiltinSchemas, count: number, seed: number): ExpressionCase[] {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const served = requestKinds(schemas);
   const kinds = Object.entries(go.kinds).filter(([gvk]) => served.has(gvk)).sort();
   const out: ExpressionCase[] = DIFFERENCE_CASES.map(([gvk, expression]) => {
@@ -365,13 +357,13 @@ export function expressionOutcomes(cases: readonly ExpressionCase[], minor: numb
   });
 }
 
-export function runTypesSuite(minor: number, count: number, seed: number): SuiteResult {
+export function runTypesSuite(minor: number, count: number, seed: number, applyLiterals: readonly CaseOutcome[] = []): SuiteResult {
   const go = loadGoTypes();
   const schemas = BuiltinSchemas.of(minor);
   const tables = typeTableOutcomes(go, schemas);
   const cases = expressionCases(go, schemas, count, seed);
   const expressions = expressionOutcomes(cases, minor);
-  const outcomes = [...tables, ...expressions];
+  const outcomes = [...tables, ...expressions, ...applyLiterals];
   const agree = (list: readonly CaseOutcome[]) => list.filter((o) => o.verdictAgrees && o.locationAgrees !== false).length;
   const kindsCompared = new Set(tables.map((t) => t.name.split(': ')[1])).size;
   const unexplained = new Set(tables.filter((t) => t.name.includes(': unexplained: ')).map((t) => t.name.split(': ')[1])).size;
@@ -385,6 +377,9 @@ export function runTypesSuite(minor: number, count: number, seed: number): Suite
       ['expressions', String(expressions.length)],
       ['  the type checker refuses', String(expressions.filter((o) => !o.apiserverAccepted).length)],
       ['  agreeing (verdict and first error)', `${agree(expressions)}/${expressions.length} (${percent(agree(expressions), expressions.length)})`],
+      ['apply-configuration literals (against the running apiserver)', String(applyLiterals.length)],
+      ['  the apiserver denies', String(applyLiterals.filter((o) => !o.apiserverAccepted).length)],
+      ['  warned exactly where denied', `${agree(applyLiterals)}/${applyLiterals.length}`],
     ],
   };
 }

@@ -1,8 +1,9 @@
 import { walk } from './ast-walk';
 import { compileProgram } from './checker';
 import { CelNode } from './engine';
-import { environmentFor, EnvironmentSpec } from './environment';
+import { environmentFor, environmentKey, EnvironmentSpec } from './environment';
 import { issueOffset } from './errors';
+import { StructArgs } from './struct-literals';
 import { closestName } from '../validation/shape';
 
 /**
@@ -15,6 +16,19 @@ import { closestName } from '../validation/shape';
  * as cel-go's checker refuses them (the engine does not look into them).
  */
 export function typeProblem(expression: string, spec: EnvironmentSpec): string | undefined {
+  const key = `${environmentKey(spec)}\u0000${expression}`;
+  if (problems.has(key)) return problems.get(key);
+  const problem = findTypeProblem(expression, spec);
+  if (problems.size >= CACHE_LIMIT) problems.clear();
+  problems.set(key, problem);
+  return problem;
+}
+
+const CACHE_LIMIT = 50_000;
+/** Per (environment key, expression): a policy's expressions repeat across kinds, policies and synthesis passes. */
+const problems = new Map<string, string | undefined>();
+
+function findTypeProblem(expression: string, spec: EnvironmentSpec): string | undefined {
   const result = compileProgram(expression, spec);
   const lookup = fieldsLookup(spec);
   if (result.errors.length > 0) {
@@ -23,7 +37,117 @@ export function typeProblem(expression: string, spec: EnvironmentSpec): string |
   }
   if (!result.program) return undefined;
   const missing = testedFieldProblem(result.program.ast, lookup);
-  return missing ? withHint(`ERROR: ${position(expression, missing.offset)}: undefined field '${missing.field}'`, expression, spec, lookup) : undefined;
+  if (missing) return withHint(`ERROR: ${position(expression, missing.offset)}: undefined field '${missing.field}'`, expression, spec, lookup);
+  const literal = spec.objectType ? objectLiteralProblem(result.program.ast, spec.objectType.types.root, lookup) : undefined;
+  return literal ? `ERROR: ${position(expression, literal.offset)}: ${literal.message}` : undefined;
+}
+
+/**
+ * The first field of an apply configuration's `Object{...}` literal that the object's schema does
+ * not have, or whose value is of another type: the expression compiles (the apiserver types
+ * `Object` dynamically), but server-side apply refuses the result when the policy runs.
+ */
+function objectLiteralProblem(ast: CelNode, root: string, lookup: FieldsLookup): { offset: number; message: string } | undefined {
+  let found: { offset: number; message: string } | undefined;
+  walk(ast, (node) => {
+    if (found || node.op !== 'struct') return;
+    const { typeName, fields } = node.args as StructArgs;
+    if (typeName !== 'Object' && !typeName.startsWith('Object.')) return;
+    const path = typeName.split('.').slice(1);
+    let type: string | undefined = root;
+    for (const [i, segment] of path.entries()) {
+      const declared: string | undefined = lookup(type!)?.[segment];
+      if (declared === undefined) {
+        const at = ['Object', ...path.slice(0, i)].join('.');
+        found = { offset: node.start, message: `${typeName}: '${segment}' is not a field of ${at} in the schema${hintFor(segment, Object.keys(lookup(type!) ?? {}))}` };
+        return;
+      }
+      type = elementType(declared);
+      if (!lookup(type)) return; // dyn, or a map or list of scalars: nothing to check below
+    }
+    const known = lookup(type!);
+    if (!known) return;
+    for (const field of fields) {
+      const misnamed = misplacedLiteral(field.value, `${typeName}.${field.name}`);
+      if (misnamed) {
+        found = {
+          offset: misnamed.start,
+          message: `type name ${(misnamed.args as StructArgs).typeName} where ${typeName}{${field.name}: ...} takes ${typeName}.${field.name}: `
+          + 'the apiserver refuses the result (type mismatch: the name must be the field path from Object)',
+        };
+        return;
+      }
+      const declared = Object.prototype.hasOwnProperty.call(known, field.name) ? known[field.name] : undefined;
+      if (declared === undefined) {
+        found = { offset: field.pos, message: `${typeName}{${field.name}: ...}: '${field.name}' is not a field of ${typeName} in the schema${hintFor(field.name, Object.keys(known))}` };
+        return;
+      }
+      const provided = (field.value as { checkedType?: { name: string } }).checkedType?.name;
+      if (provided !== undefined && !assignable(provided, declared, lookup)) {
+        found = { offset: field.pos, message: `${typeName}{${field.name}: ...}: the schema's type is ${describeType(declared, lookup)}, the value's is ${provided}` };
+        return;
+      }
+    }
+  });
+  return found;
+}
+
+/** A literal (or a list literal's item) in a field that takes `Object.<path>`, named otherwise. */
+function misplacedLiteral(value: CelNode, expected: string): CelNode | undefined {
+  const candidates = value.op === 'list' && Array.isArray(value.args) ? (value.args as CelNode[]) : [value];
+  return candidates.find((n) => n?.op === 'struct' && (n.args as StructArgs).typeName.startsWith('Object') && (n.args as StructArgs).typeName !== expected);
+}
+
+/** The type of a field's items (lists) or values (maps), or the field's own. */
+function elementType(type: string): string {
+  const m = /^(?:list<(.*)>|map<string, (.*)>)$/.exec(type);
+  return m ? elementType(m[1] ?? m[2]) : type;
+}
+
+const SCALARS = new Set(['string', 'int', 'double', 'bool', 'bytes']);
+
+/** A type's kind for assignment: a scalar's name, list, map, object, or dyn (anything). */
+function kindOf(type: string, isObject: (t: string) => boolean): string {
+  if (SCALARS.has(type)) return type;
+  if (type.startsWith('list<')) return 'list';
+  if (type.startsWith('map<')) return 'map';
+  return isObject(type) ? 'object' : 'dyn';
+}
+
+/**
+ * Whether a value of `provided` type can be what the schema declares: only definite mismatches
+ * are not, as server-side apply converts them (`expected numeric (int or float), got string`).
+ */
+function assignable(provided: string, declared: string, lookup: FieldsLookup): boolean {
+  if (provided === 'null' || provided.startsWith('dyn')) return true;
+  const declaredKind = kindOf(declared, (t) => lookup(t) !== undefined);
+  const providedKind = kindOf(provided, (t) => t.startsWith('Object'));
+  if (declaredKind === 'dyn' || providedKind === 'dyn') return true;
+  // A number is a number: ints and doubles go into either.
+  if ((declaredKind === 'double' || declaredKind === 'int') && (providedKind === 'int' || providedKind === 'double')) return true;
+  // An object literal is also how a map is written (`Object.metadata{labels: {...}}` takes a map literal).
+  if (declaredKind === 'map' && providedKind === 'object') return true;
+  if (declaredKind !== providedKind) return false;
+  if (declaredKind === 'list' || declaredKind === 'map') return assignable(elementOf(provided), elementOf(declared), lookup);
+  return true;
+}
+
+/** The item type of a list, the value type of a map. */
+function elementOf(type: string): string {
+  const m = /^(?:list<(.*)>|map<[^,]+, (.*)>)$/.exec(type);
+  return m ? m[1] ?? m[2] : 'dyn';
+}
+
+function describeType(type: string, lookup: FieldsLookup): string {
+  return lookup(type) ? 'an object' : type;
+}
+
+/** ` (did you mean 'replicas'?)` for the known name closest to a misspelled one, if any. */
+function hintFor(name: string, known: readonly string[]): string {
+  // A name of one or two letters is within two edits of too many others to hint at one.
+  const candidates = known.filter((f) => f !== name && (name.length > 2 || f.toLowerCase() === name.toLowerCase()));
+  const suggestion = closestName(name, candidates);
+  return suggestion ? ` (did you mean '${suggestion}'?)` : '';
 }
 
 interface FieldsLookup {
@@ -81,10 +205,7 @@ function withHint(problem: string, expression: string, spec: EnvironmentSpec, lo
   const m = UNDEFINED_FIELD.exec(problem);
   if (!m) return problem;
   const known = fieldsAt(expression, Number(m[1]), Number(m[2]), m[3], spec, lookup) ?? lookup.allFields();
-  // A name of one or two letters is within two edits of too many others to hint at one.
-  const candidates = known.filter((name) => name !== m[3] && (m[3].length > 2 || name.toLowerCase() === m[3].toLowerCase()));
-  const suggestion = closestName(m[3], candidates);
-  return suggestion ? `${problem} (did you mean '${suggestion}'?)` : problem;
+  return `${problem}${hintFor(m[3], known)}`;
 }
 
 /** The fields of the message type selected from at a line and column (1-based, in code points). */

@@ -161,6 +161,67 @@ describe('typed CEL: expressions are type-checked against the schemas of the res
   });
 });
 
+describe('apply configurations: Object{...} literals against the schema', () => {
+  function applyWarnings(expression: string): string[] {
+    const manifest = {
+      apiVersion: 'admissionregistration.k8s.io/v1beta1',
+      kind: 'MutatingAdmissionPolicy',
+      metadata: { name: 'typed' },
+      spec: {
+        matchConstraints: { resourceRules: [DEPLOYMENTS] },
+        reinvocationPolicy: 'Never',
+        mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }],
+      },
+    };
+    return typeWarnings(manifest, KubernetesVersion.V1_34);
+  }
+
+  test.each([
+    "Object{metadata: Object.metadata{labels: {'team': 'a'}}}",
+    'Object{spec: Object.spec{replicas: 3}}',
+    "Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: 'app', image: 'nginx'}]}}}}",
+    "Object{spec: Object.spec{strategy: Object.spec.strategy{rollingUpdate: Object.spec.strategy.rollingUpdate{maxSurge: '25%'}}}}",
+    'Object{spec: Object.spec{replicas: object.spec.replicas}}',
+  ])('a literal that fits the schema: %s', (expression) => {
+    expect(applyWarnings(expression)).toEqual([]);
+  });
+
+  test('a field the schema does not have', () => {
+    expect(applyWarnings('Object{spec: Object.spec{replicsa: 3}}')).toEqual([
+      expect.stringContaining("ERROR: <input>:1:26: Object.spec{replicsa: ...}: 'replicsa' is not a field of Object.spec in the schema (did you mean 'replicas'?)"),
+    ]);
+  });
+
+  test('a literal type whose path is not in the schema', () => {
+    expect(applyWarnings('Object{spec: Object.spec{template: [Object.spec.templat{}][0]}}'))
+      .toEqual([expect.stringContaining("Object.spec.templat: 'templat' is not a field of Object.spec in the schema (did you mean 'template'?)")]);
+  });
+
+  test('list items are typed by the list\'s path', () => {
+    expect(applyWarnings("Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: 'app', imag: 'x'}]}}}}"))
+      .toEqual([expect.stringContaining("'imag' is not a field of Object.spec.template.spec.containers in the schema (did you mean 'image'?)")]);
+  });
+
+  test('a nested literal must be named by its field path, as the apiserver requires', () => {
+    expect(applyWarnings('Object{spec: Object.spec.template{replicas: 2}}'))
+      .toEqual([expect.stringContaining('type name Object.spec.template where Object{spec: ...} takes Object.spec')]);
+    expect(applyWarnings("Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.containers{name: 'a'}]}}}}"))
+      .toEqual([expect.stringContaining('type name Object.spec.containers where Object.spec.template.spec{containers: ...} takes Object.spec.template.spec.containers')]);
+  });
+
+  test('map and list values of another type', () => {
+    expect(applyWarnings("Object{metadata: Object.metadata{labels: {'a': 1}}}"))
+      .toEqual([expect.stringContaining("Object.metadata{labels: ...}: the schema's type is map<string, string>, the value's is map<string, int>")]);
+    expect(applyWarnings('Object{metadata: Object.metadata{finalizers: [1, 2]}}')).toEqual([expect.stringContaining("the value's is list<int>")]);
+    expect(applyWarnings('Object{spec: Object.spec{replicas: 2.0}}')).toEqual([]);
+  });
+
+  test('a value of another type than the field\'s', () => {
+    expect(applyWarnings("Object{spec: Object.spec{replicas: 'three'}}")).toEqual([expect.stringContaining('Object.spec{replicas: ...}: the schema\'s type is int, the value\'s is string')]);
+    expect(applyWarnings("Object{spec: Object.spec{template: 'x'}}")).toEqual([expect.stringContaining("the schema's type is an object, the value's is string")]);
+  });
+});
+
 describe('typed CEL in constructs', () => {
   function chartWithTypo(chart: Chart): void {
     new ValidatingPolicy(chart, 'replicas', {
