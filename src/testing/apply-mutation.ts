@@ -1,17 +1,24 @@
 // Applies a mutation's result to an object: JSON patches as the apiserver applies them
-// (json-patch.ts), apply configurations with a merge that follows server-side apply where it can
-// without schemas.
+// (json-patch.ts), apply configurations with structured merge over the object's schema
+// (structured-merge.ts), or, for kinds without a known schema, a merge that follows it where it can.
 import { applyJsonPatch, JsonPatchTestFailed } from './json-patch';
+import { structuredMerge } from './structured-merge';
 import { setDataKey } from '../cel/data-keys';
+import { BuiltinSchemas, OpenApiSchema } from '../schemas/builtin-schemas';
+
+/** The schema of the object being mutated: a built-in kind's definition, or a custom resource's root. */
+export interface ObjectSchema {
+  readonly root: OpenApiSchema;
+  readonly schemas: BuiltinSchemas;
+}
 
 /**
  * Applies one mutation result; throws with the apiserver's message when it does not apply. An apply
- * configuration is merged: maps recursively, lists of objects that all have a `name` by that key
- * (Kubernetes' usual list-map key, e.g. containers, env, volumes), other lists replaced. Server-side
- * apply uses each field's schema instead, so lists keyed otherwise (ports by containerPort) and
- * atomic maps merge differently there.
+ * configuration is merged by the object's schema when there is one; otherwise maps recursively,
+ * lists of objects that all have a `name` by that key (Kubernetes' usual list-map key, e.g.
+ * containers, env, volumes), other lists replaced.
  */
-export function applyMutation(object: unknown, patchType: string, result: unknown): unknown {
+export function applyMutation(object: unknown, patchType: string, result: unknown, schema?: ObjectSchema): unknown {
   if (patchType === 'JSONPatch') {
     try {
       return applyJsonPatch(object, Array.isArray(result) ? result : []);
@@ -21,7 +28,7 @@ export function applyMutation(object: unknown, patchType: string, result: unknow
       throw new Error(`JSON Patch: ${(e as Error).message}`);
     }
   }
-  return merge(object, result);
+  return schema ? structuredMerge(object, result, schema.root, schema.schemas) : merge(object, result);
 }
 
 function isObject(v: unknown): v is { [key: string]: unknown } {

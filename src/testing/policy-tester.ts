@@ -2,11 +2,12 @@ import { Chart } from 'cdk8s';
 import { CelAuthorizer } from '../cel/libraries/authz';
 import { Operation } from '../enums';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
+import { BuiltinSchemas } from '../schemas/builtin-schemas';
 import { CustomResourceSchemas } from '../schemas/custom-resources';
 import { checkStructKeys, POLICY_TESTER_OPTIONS } from '../struct-keys';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult, PolicyDenial } from './admission-result';
-import { applyMutation } from './apply-mutation';
+import { applyMutation, ObjectSchema } from './apply-mutation';
 import { Activation, BUDGET_EXCEEDED, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
 import { checkAdmissible, checkDecodable, checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
@@ -14,6 +15,7 @@ import { matchResourcesMatch, RequestAttributes } from './matching';
 import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
 import { builtInResource, groupVersionKind } from './resource-table';
+import { resourceRoot } from './structured-merge';
 import { ExpressionField } from '../validation/expression-field';
 import type * as wire from '../wire/admissionregistration';
 
@@ -254,7 +256,7 @@ export class PolicyTester {
           if ('error' in value) return fail(errorMessage(expression, value), 'Invalid', i);
           let next: unknown;
           try {
-            next = applyMutation(object, mutation.patchType ?? '', value.value);
+            next = applyMutation(object, mutation.patchType ?? '', value.value, this.schemaOf(object));
           } catch (e) {
             return fail((e as Error).message, 'Invalid', i);
           }
@@ -276,6 +278,18 @@ export class PolicyTester {
       if (second.denials.length > 0) return { object: input, changed: false, denials: second.denials };
     }
     return { object, changed: JSON.stringify(object) !== JSON.stringify(input), denials: [] };
+  }
+
+  /** The schema an apply configuration is merged into `object` with, when its kind has one. */
+  private schemaOf(object: unknown): ObjectSchema | undefined {
+    const o = object as { apiVersion?: unknown; kind?: unknown } | null;
+    if (!o || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') return undefined;
+    const schemas = BuiltinSchemas.of(this.minor);
+    const builtin = schemas.kind(o.apiVersion, o.kind);
+    if (builtin) return { root: { $ref: builtin.name }, schemas };
+    const [group, version] = o.apiVersion.includes('/') ? o.apiVersion.split('/', 2) : ['', o.apiVersion];
+    const custom = this.customResources.kind(group, version, o.kind);
+    return custom ? { root: resourceRoot(custom.schema), schemas } : undefined;
   }
 
   /**
