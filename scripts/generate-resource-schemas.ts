@@ -34,9 +34,13 @@ const RELEASES: { readonly [minor: string]: string } = {
   37: 'v1.37.2',
 };
 
-/** What is kept of a schema: types and structure, and the Kubernetes extensions that change their meaning. */
+/**
+ * What is kept of a schema: types and structure, the Kubernetes extensions that change their
+ * meaning, and scalar defaults (structured merge keys a list item by a key field's default when
+ * the item omits it: a port's `protocol: TCP`).
+ */
 const KEPT = new Set([
-  'type', 'format', 'enum', 'nullable', 'required', 'properties', 'items', 'additionalProperties', 'oneOf', 'allOf', '$ref',
+  'type', 'format', 'enum', 'nullable', 'required', 'properties', 'items', 'additionalProperties', 'oneOf', 'allOf', '$ref', 'default',
   'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-int-or-string',
   'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource',
 ]);
@@ -56,6 +60,7 @@ export function cut(schema: Json): Json {
   for (const key of Object.keys(schema).sort()) {
     if (!KEPT.has(key)) continue;
     const value = schema[key];
+    if (key === 'default' && (value === null || typeof value === 'object')) continue;
     if (key === 'properties' && value && typeof value === 'object' && !Array.isArray(value)) {
       const properties: { [key: string]: Json } = {};
       for (const name of Object.keys(value).sort()) properties[name] = cut(value[name]);

@@ -9,6 +9,8 @@ export interface OpenApiSchema {
   readonly 'type'?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
   readonly 'format'?: string;
   readonly 'enum'?: readonly unknown[];
+  /** Scalar defaults only (what structured merge keys a list item by when it omits a key field). */
+  readonly 'default'?: string | number | boolean;
   readonly 'nullable'?: boolean;
   readonly 'required'?: readonly string[];
   readonly 'properties'?: { readonly [name: string]: OpenApiSchema };

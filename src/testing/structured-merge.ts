@@ -15,9 +15,8 @@ import { BuiltinSchemas, OpenApiSchema } from '../schemas/builtin-schemas';
  *   values (`set`), with new items placed as structured-merge-diff places them; scalars are replaced.
  *
  * Where the schema leaves the type open (int-or-string, quantities, preserve-unknown-fields, raw
- * JSON), objects merge key by key and other values are replaced. Defaults of key fields are not in
- * the generated schemas: a keyed item that omits a defaulted key (a port's `protocol`) is keyed
- * without it, where the apiserver keys it by the default.
+ * JSON), objects merge key by key and other values are replaced. A keyed item that omits a key
+ * field with a default (a port's `protocol: TCP`) is keyed by the default, as the apiserver keys it.
  */
 export class ApplyConfigurationError extends Error {}
 
@@ -28,7 +27,14 @@ type Shape =
   | { readonly kind: 'scalar'; readonly type: 'string' | 'integer' | 'number' | 'boolean' }
   | { readonly kind: 'struct'; readonly fields: { readonly [name: string]: OpenApiSchema }; readonly atomic: boolean }
   | { readonly kind: 'map'; readonly values: OpenApiSchema; readonly atomic: boolean }
-  | { readonly kind: 'list'; readonly items: OpenApiSchema; readonly listType: 'atomic' | 'set' | 'map'; readonly keys: readonly string[] }
+  | {
+    readonly kind: 'list';
+    readonly items: OpenApiSchema;
+    readonly listType: 'atomic' | 'set' | 'map';
+    readonly keys: readonly string[];
+    /** The defaults of the key fields that have one. */
+    readonly keyDefaults: { readonly [key: string]: string | number | boolean };
+  }
   | { readonly kind: 'untyped' };
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
@@ -50,7 +56,14 @@ function shapeOf(given: OpenApiSchema, schemas: BuiltinSchemas): Shape {
       return { kind: 'scalar', type: s2.type };
     case 'array': {
       const listType = s2['x-kubernetes-list-type'] ?? 'atomic';
-      return { kind: 'list', items: s2.items ?? {}, listType, keys: s2['x-kubernetes-list-map-keys'] ?? [] };
+      const keys = s2['x-kubernetes-list-map-keys'] ?? [];
+      const itemFields = s2.items ? schemas.resolve(s2.items).properties ?? {} : {};
+      const keyDefaults: { [key: string]: string | number | boolean } = {};
+      for (const k of keys) {
+        const d = itemFields[k]?.default;
+        if (d !== undefined) keyDefaults[k] = d;
+      }
+      return { kind: 'list', items: s2.items ?? {}, listType, keys, keyDefaults };
     }
     case 'object': {
       const atomic = s2['x-kubernetes-map-type'] === 'atomic';
@@ -105,12 +118,12 @@ function itemKey(item: Json, shape: Extract<Shape, { kind: 'list' }>, index: num
     errors.push(`${path}: element ${index}: associative list with keys may not have non-map elements`);
     return undefined;
   }
-  const present = shape.keys.filter((k) => has(item, k)).sort();
+  const present = shape.keys.filter((k) => has(item, k) || has(shape.keyDefaults, k)).sort();
   if (present.length === 0) {
     errors.push(`${path}: element ${index}: associative list with keys has an element that omits all key fields [${shape.keys.map((k) => JSON.stringify(k)).join(' ')}] (and doesn't have default values for any key fields)`);
     return undefined;
   }
-  return `[${present.map((k) => `${k}=${toText(item[k])}`).join(',')}]`;
+  return `[${present.map((k) => `${k}=${toText(has(item, k) ? item[k] : shape.keyDefaults[k])}`).join(',')}]`;
 }
 
 /** The configuration converted to the schema's types: every error, as the apiserver words them. */

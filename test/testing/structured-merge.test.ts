@@ -47,6 +47,11 @@ describe('apply configurations merge by the schema, as server-side apply merges 
     expect(out.spec.template.spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http' }, { containerPort: 443, protocol: 'TCP' }]);
   });
 
+  test('a keyed item that omits a key field with a default is keyed by the default (a port\'s protocol TCP)', () => {
+    const out = merge({ spec: { template: { spec: { containers: [{ name: 'app', ports: [{ containerPort: 80, name: 'http' }] }] } } } });
+    expect(out.spec.template.spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http' }]);
+  });
+
   test('set lists by value', () => {
     const live = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', finalizers: ['a', 'b'] }, spec: { containers: [{ name: 'c', image: 'i' }] } };
     const out = structuredMerge(live, { metadata: { finalizers: ['c', 'b'] } }, { $ref: 'io.k8s.api.core.v1.Pod' }, schemas) as any;
@@ -69,8 +74,21 @@ describe('apply configurations merge by the schema, as server-side apply merges 
   });
 
   test('keyed items without any key, and duplicate keys', () => {
-    expect(() => merge({ spec: { template: { spec: { containers: [{ image: 'x' }] } } } }))
-      .toThrow('.spec.template.spec.containers: element 0: associative list with keys has an element that omits all key fields ["name"]');
+    // A container's name defaults to "" in the schema: an item without one is keyed by it.
+    expect(merge({ spec: { template: { spec: { containers: [{ image: 'x' }] } } } }).spec.template.spec.containers).toHaveLength(3);
+    const root = resourceRoot({
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            rules: { 'type': 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['id'], 'items': { type: 'object', properties: { id: { type: 'string' }, x: { type: 'integer' } } } },
+          },
+        },
+      },
+    });
+    expect(() => structuredMerge({ apiVersion: 'example.com/v1', kind: 'R', metadata: { name: 'r' } }, { spec: { rules: [{ x: 1 }] } }, root, schemas))
+      .toThrow('.spec.rules: element 0: associative list with keys has an element that omits all key fields ["id"]');
     expect(() => merge({ spec: { template: { spec: { containers: [{ name: 'a' }, { name: 'a' }] } } } }))
       .toThrow('.spec.template.spec.containers: duplicate entries for key [name="a"]');
   });
@@ -113,6 +131,48 @@ describe('PolicyTester merges apply configurations by the schema', () => {
     const result = tester("Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: 'sidecar', image: 'envoy'}]}}}}")
       .review(request);
     expect(result.patchedObject.spec.template.spec.containers.map((c: any) => c.name)).toEqual(['app', 'log', 'sidecar']);
+  });
+
+  const containersOf = (result: any) => result.patchedObject.spec.template.spec.containers;
+
+  test('a new container between shared ones goes before the next shared one', () => {
+    const result = tester('Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: ['
+      + "Object.spec.template.spec.containers{name: 'app', image: 'nginx:2'}, Object.spec.template.spec.containers{name: 'proxy', image: 'envoy'}, "
+      + "Object.spec.template.spec.containers{name: 'log', image: 'busybox'}]}}}}").review(request);
+    expect(containersOf(result).map((c: any) => `${c.name}=${c.image}`)).toEqual(['app=nginx:2', 'proxy=envoy', 'log=busybox']);
+  });
+
+  test('env of a container merges by name inside the container', () => {
+    const result = tester('Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: ['
+      + "Object.spec.template.spec.containers{name: 'log', env: [Object.spec.template.spec.containers.env{name: 'LEVEL', value: 'debug'}]}]}}}}").review(request);
+    expect(containersOf(result)[1]).toEqual({ name: 'log', image: 'busybox', env: [{ name: 'LEVEL', value: 'debug' }] });
+  });
+
+  test('a port without its protocol merges into the TCP one', () => {
+    const result = tester('Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: ['
+      + "Object.spec.template.spec.containers{name: 'app', ports: [Object.spec.template.spec.containers.ports{containerPort: 80, name: 'http'}]}]}}}}").review(request);
+    expect(containersOf(result)[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http' }]);
+  });
+
+  test('a finalizer is added to the set', () => {
+    const result = tester("Object{metadata: Object.metadata{finalizers: ['example.com/cleanup']}}").review(request);
+    expect(result.patchedObject.metadata.finalizers).toEqual(['example.com/cleanup']);
+  });
+
+  test('a label and an annotation merge into the maps', () => {
+    const result = tester("Object{metadata: Object.metadata{labels: {'team': 'a'}, annotations: {'owner': 'b'}}}").review(request);
+    expect(result.patchedObject.metadata.labels).toEqual({ team: 'a' });
+    expect(result.patchedObject.metadata.annotations).toEqual({ owner: 'b' });
+  });
+
+  test('an atomic struct (the selector) denies', () => {
+    const result = tester("Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {'app': 'web'}}}}").review(request);
+    expect(result.denials[0].message).toContain('may not mutate atomic arrays, maps or structs: .spec.selector');
+  });
+
+  test('a field the schema does not declare denies', () => {
+    const result = tester('Object{spec: Object.spec{replicsa: 3}}').review(request);
+    expect(result.denials[0].message).toContain('failed to convert patch object to typed object: .spec.replicsa: field not declared in schema');
   });
 
   test('an atomic list in the configuration denies the request with the apiserver\'s message', () => {
