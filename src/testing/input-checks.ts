@@ -3,6 +3,7 @@
 // that is quietly ignored.
 import { parseAllDocuments } from 'yaml';
 import { AdmissionRequest } from './admission-request';
+import { groupVersionKind } from './resource-table';
 import { ADMISSION_GROUP } from '../admission-kind';
 import { setDataKey } from '../cel/data-keys';
 import { Operation } from '../enums';
@@ -165,8 +166,8 @@ export function checkDecodable(request: AdmissionRequest, minor: number, customR
     const value: unknown = request[field];
     if (!isObject(value) || typeof value.apiVersion !== 'string' || typeof value.kind !== 'string') continue;
     const kind = schemas.kind(value.apiVersion, value.kind);
-    const [group, version] = value.apiVersion.includes('/') ? value.apiVersion.split('/', 2) : ['', value.apiVersion];
-    const custom = kind ? undefined : customResources.kind(group, version, value.kind);
+    const gvk = groupVersionKind(value)!;
+    const custom = kind ? undefined : customResources.kind(gvk.group, gvk.version, gvk.kind);
     if (!kind && !custom) continue;
     const problems = kind ? decodingProblems(value, kind.name, schemas) : customResourceDecodingProblems(value, custom!.schema, schemas);
     if (problems.length === 0) continue;

@@ -282,13 +282,12 @@ export class PolicyTester {
 
   /** The schema an apply configuration is merged into `object` with, when its kind has one. */
   private schemaOf(object: unknown): ObjectSchema | undefined {
-    const o = object as { apiVersion?: unknown; kind?: unknown } | null;
-    if (!o || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') return undefined;
+    const gvk = groupVersionKind(object);
+    if (!gvk) return undefined;
     const schemas = BuiltinSchemas.of(this.minor);
-    const builtin = schemas.kind(o.apiVersion, o.kind);
+    const builtin = schemas.kind((object as { apiVersion: string }).apiVersion, gvk.kind);
     if (builtin) return { root: { $ref: builtin.name }, schemas };
-    const [group, version] = o.apiVersion.includes('/') ? o.apiVersion.split('/', 2) : ['', o.apiVersion];
-    const custom = this.customResources.kind(group, version, o.kind);
+    const custom = this.customResources.kind(gvk.group, gvk.version, gvk.kind);
     return custom ? { root: resourceRoot(custom.schema), schemas } : undefined;
   }
 
