@@ -145,6 +145,12 @@ project.addTask('generate:schemas', {
   receiveArgs: true,
 });
 
+project.addTask('generate:go-types', {
+  description: 'Regenerate schemas/go-types.json (Go encodings, defaulters, feature gates) from the Go source of k8s.io/kubernetes (Go module proxy); --check compares',
+  exec: 'ts-node --project scripts/tsconfig.json scripts/generate-go-types.ts',
+  receiveArgs: true,
+});
+
 const synthExample = project.addTask('synth:example', {
   description: 'Synthesize the example app in examples/ into examples/dist/',
   env: { CDK8S_OUTDIR: 'examples/dist' },

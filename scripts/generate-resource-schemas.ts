@@ -21,7 +21,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 /** The newest patch release of each minor the module proxy serves (pinned, so the output is reproducible). */
-const RELEASES: { readonly [minor: string]: string } = {
+export const RELEASES: { readonly [minor: string]: string } = {
   28: 'v1.28.15',
   29: 'v1.29.6',
   30: 'v1.30.14',

@@ -16,6 +16,7 @@ export { MatchCondition, MatchResources, ParamKind, ParamRef, Variable } from '.
 export { AdmissionPolicyProps } from './policy-props';
 export { AdmissionResource, AdmissionResourceOptions, ResourceRule } from './resource-rule';
 export { RolloutStage } from './rollout-stage';
+export { AdmissionPlugin } from './testing/admission-plugins/admission-plugin';
 export { AdmissionRequest, GroupVersionResource, UserInfo } from './testing/admission-request';
 export { AdmissionResult, PolicyDenial } from './testing/admission-result';
 export { Permission } from './testing/permissions';

@@ -54,7 +54,7 @@ export const ADMISSION_REQUEST = struct('AdmissionRequest', ['operation:s', 'obj
   userInfo: USER_INFO, resource: GROUP_VERSION_RESOURCE,
 });
 const PERMISSION = struct('Permission', ['verbs:s[]', 'apiGroups:s[]', 'resources:s[]', 'namespaces:s[]', 'resourceNames:s[]', 'nonResourceUrls:s[]', 'users:s[]']);
-export const POLICY_TESTER_OPTIONS = struct('PolicyTesterOptions', ['kubernetesVersion'], { permissions: [PERMISSION] });
+export const POLICY_TESTER_OPTIONS = struct('PolicyTesterOptions', ['kubernetesVersion', 'disabledAdmissionPlugins:s[]'], { permissions: [PERMISSION] });
 
 /** Every shape, by the name of its interface (for the test that compares them). */
 export const STRUCT_SHAPES: readonly StructShape[] = [

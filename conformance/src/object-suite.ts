@@ -40,7 +40,7 @@ export function recordedObjects(reviews: readonly RecordedReview[], schemas: Bui
   return out;
 }
 
-interface Position {
+export interface Position {
   readonly path: Array<string | number>;
   readonly value: unknown;
   readonly schema: OpenApiSchema;
@@ -51,7 +51,7 @@ interface Position {
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 const EXTENSIONS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
 /** Values for the types whose decoding is their own: what it takes, and what it refuses. */
-const SPECIAL: { readonly [ref: string]: { readonly decodes: readonly unknown[]; readonly refused: readonly unknown[] } } = {
+export const SPECIAL: { readonly [ref: string]: { readonly decodes: readonly unknown[]; readonly refused: readonly unknown[] } } = {
   'io.k8s.apimachinery.pkg.api.resource.Quantity': {
     decodes: ['1', '0.5', '100m', '1Gi', '1e3', '+1k', '.5', '1.', 'E', ' 2 ', 2, 0.25, 1e21],
     refused: ['1ki', 'seven', '1e', '1.2.3', '', '1Gix', '5 Mi', '--1', '1M5', '1Gi\n', '\t1'],
@@ -72,7 +72,7 @@ const SPECIAL: { readonly [ref: string]: { readonly decodes: readonly unknown[];
 const INT64 = { decodes: [2 ** 53, -(2 ** 53), 9007199254740993], refused: [2 ** 63, 1e21, -(2 ** 63), 2 ** 64] };
 
 /** Every value of `object` with the schema it is decoded with (objects without a schema are not entered). */
-function positions(value: unknown, schema: OpenApiSchema, schemas: BuiltinSchemas, path: Array<string | number> = []): Position[] {
+export function positions(value: unknown, schema: OpenApiSchema, schemas: BuiltinSchemas, path: Array<string | number> = []): Position[] {
   const resolved = schemas.resolve(schema);
   const out: Position[] = [{ path, value, schema: resolved, ref: schema.$ref }];
   if (typeof resolved.additionalProperties === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
@@ -100,7 +100,7 @@ type Change = {
 };
 
 /** A value the schema decodes: what a field of it could be set to. */
-function sampleValue(given: OpenApiSchema, schemas: BuiltinSchemas): unknown {
+export function sampleValue(given: OpenApiSchema, schemas: BuiltinSchemas): unknown {
   const schema = schemas.resolve(given);
   if (schema['x-kubernetes-int-or-string'] || schema.format === 'int-or-string') return '50%';
   if (schema.oneOf) return sampleValue(schema.oneOf[schema.oneOf.length - 1], schemas);

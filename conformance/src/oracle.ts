@@ -45,6 +45,8 @@ interface ReadyInfo {
   readonly ca: string;
   readonly token: string;
   readonly auditLog: string;
+  /** The recording admission webhook's base URL (cmd/oracle/recorder.go), served with the apiserver's CA. */
+  readonly recorder: string;
 }
 
 export interface OracleOptions {
@@ -96,14 +98,29 @@ export class Oracle {
     return this.info.auditLog;
   }
 
+  /** The recorder's webhook URL, and the CA bundle (base64 PEM) a webhook configuration trusts it with. */
+  public get recorderWebhook(): { url: string; caBundle: string } {
+    return { url: `${this.info.recorder}/record`, caBundle: fs.readFileSync(this.info.ca).toString('base64') };
+  }
+
+  /** What the recorder saw last for `<kind>/<namespace>/<name>`: the request's object and old object. */
+  public async recorded(key: string): Promise<{ object: any; oldObject: any } | undefined> {
+    const res = await this.send('GET', `${this.info.recorder}/recorded?key=${encodeURIComponent(key)}`, undefined, undefined, false);
+    return res.status === 200 ? res.body : undefined;
+  }
+
   public request(method: string, urlPath: string, body?: unknown, as?: Impersonation): Promise<OracleResponse> {
+    return this.send(method, this.info.server + urlPath, body, as, true);
+  }
+
+  private send(method: string, url: string, body: unknown, as: Impersonation | undefined, authorized: boolean): Promise<OracleResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((resolve, reject) => {
-      const req = https.request(this.info.server + urlPath, {
+      const req = https.request(url, {
         method,
         agent: this.agent,
         headers: {
-          Authorization: `Bearer ${this.info.token}`,
+          ...(authorized ? { Authorization: `Bearer ${this.info.token}` } : {}),
           Accept: 'application/json',
           ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
           ...impersonationHeaders(as),

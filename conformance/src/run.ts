@@ -2,15 +2,16 @@
  * `npx projen conformance`: starts the real kube-apiserver (conformance/cmd/oracle), runs the
  * differential suites against it, prints a table per suite and the disagreements no entry of
  * known-differences.json covers, and ends with the summary line
- * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%), types E/T (U%)`.
+ * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%), types E/T (U%), defaults F/V (W%)`.
  *
  * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
  * default 5000), --cel N (generated expressions, default 3000), --emulated-manifests N
  * (generated manifest cases for each emulated minor, default 300), --reviews N (generated review
  * scenarios, default 1200; 0 skips the suite), --objects N (generated built-in objects, default 1000),
- * --types N (generated expressions type-checked against built-in kinds, default 3000),
+ * --types N (generated expressions type-checked against built-in kinds, default 3000), --defaults N
+ * (generated objects whose admitted form is compared, default 600),
  * --report FILE (every outcome as JSON), --only SUITES (a comma-separated
- * subset of manifests,cel,reviews,objects,types,emulated,declarations, for work on one suite; stale entries are
+ * subset of manifests,cel,reviews,objects,types,defaults,emulated,declarations, for work on one suite; stale entries are
  * then not checked).
  */
 import { execFileSync } from 'child_process';
@@ -22,6 +23,7 @@ import { CelOverload, generateExpressions } from './cel-expressions';
 import { celCases, runCelSuite } from './cel-suite';
 import { customResourceOutcomes } from './custom-resource-cases';
 import { runDeclarationsSuite } from './declarations-suite';
+import { runDefaultsSuite } from './defaults-suite';
 import { exampleManifests } from './example-manifests';
 import { KnownDifferences } from './known-differences';
 import { corpusCases, generatedCases, recordedManifests, sizeLimitCases } from './manifest-cases';
@@ -45,6 +47,8 @@ const DEFAULT_REVIEWS = 1200;
 const DEFAULT_OBJECTS = 1000;
 /** Generated expressions for the types suite (type-checked by the oracle offline, about 15 s). */
 const DEFAULT_TYPES = 3000;
+/** Generated objects sent raw to the defaults suite (a dry run and a recorded review each). */
+const DEFAULT_DEFAULTS = 600;
 /** Apply-configuration literals installed as policies and run by the apiserver (a few seconds). */
 const DEFAULT_APPLY_LITERALS = 120;
 export const RECORDED_DIR = path.join(__dirname, '..', '.out', 'recorded');
@@ -57,6 +61,7 @@ interface Options {
   readonly reviews: number;
   readonly objects: number;
   readonly types: number;
+  readonly defaults: number;
   readonly report?: string;
   readonly only?: readonly string[];
 }
@@ -81,6 +86,7 @@ function parseOptions(argv: readonly string[]): Options {
     reviews: int('--reviews', DEFAULT_REVIEWS),
     objects: int('--objects', DEFAULT_OBJECTS),
     types: int('--types', DEFAULT_TYPES),
+    defaults: int('--defaults', DEFAULT_DEFAULTS),
     report: get('--report'),
     only: get('--only')?.split(','),
   };
@@ -159,6 +165,7 @@ async function main(): Promise<number> {
       const agreeing = custom.filter((o) => o.verdictAgrees && o.locationAgrees !== false).length;
       results.push({ ...suite, outcomes: [...suite.outcomes, ...custom], rows: [...suite.rows, ['custom resources (a CRD\'s object and variants): agree', `${agreeing}/${custom.length}`]] });
     }
+    if (runs('defaults')) results.push(await runDefaultsSuite(oracle, options.defaults, options.seed, version));
     if (runs('types')) applyLiterals = await applyLiteralOutcomes(oracle, applyLiteralCases(DEFAULT_APPLY_LITERALS, options.seed, BuiltinSchemas.of(version.minor)), version);
   } finally {
     await oracle.stop();
@@ -200,7 +207,8 @@ async function main(): Promise<number> {
   }
   // Entries are checked for staleness on the run CI makes (other seeds and sizes draw other cases).
   const isDefaultRun = options.seed === DEFAULT_SEED && options.manifests === 5000 && options.cel === 3000 && options.emulatedManifests === 300
-    && options.reviews === DEFAULT_REVIEWS && options.objects === DEFAULT_OBJECTS && options.types === DEFAULT_TYPES && !options.only;
+    && options.reviews === DEFAULT_REVIEWS && options.objects === DEFAULT_OBJECTS && options.types === DEFAULT_TYPES
+    && options.defaults === DEFAULT_DEFAULTS && !options.only;
   const stale = isDefaultRun ? known.stale(results.map((r) => r.suite)) : [];
   for (const s of stale) console.log(`stale entry in known-differences.json (covers nothing): [${s.suite}] ${s.case}`);
   if (options.report) {
@@ -213,7 +221,7 @@ async function main(): Promise<number> {
     const agree = outcomes.filter((o) => o.verdictAgrees).length;
     return `${suite} ${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`;
   };
-  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}`);
+  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}, ${summary('defaults')}`);
   return unknown.length > 0 || stale.length > 0 ? 1 : 0;
 }
 

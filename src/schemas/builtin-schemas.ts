@@ -110,6 +110,11 @@ export class BuiltinSchemas {
     return found ? { group: found[0], version: found[1], kind: found[2], namespaced: found[3] === 1 } : undefined;
   }
 
+  /** The resource (not a subresource) whose objects are of a kind, if the minor serves one. */
+  public resourceOfKind(group: string, version: string, kind: string): ({ resource: string } & ResourceKind) | undefined {
+    return this.resources().find((r) => r.group === group && r.version === version && r.kind === kind);
+  }
+
   /** Every built-in resource without a subresource. */
   public resources(): Array<{ resource: string } & ResourceKind> {
     return Object.entries(this.entry.resources)

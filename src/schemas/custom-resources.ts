@@ -9,6 +9,8 @@ export interface CustomResourceKind {
   readonly version: string;
   readonly kind: string;
   readonly resource: string;
+  /** Whether the resource is namespaced (`spec.scope: Namespaced`). */
+  readonly namespaced: boolean;
   /** The version's `schema.openAPIV3Schema`. */
   readonly schema: OpenApiSchema;
   /** Names this schema in caches: the kind and a hash of the schema. */
@@ -72,7 +74,7 @@ function kindsOf(manifest: unknown): CustomResourceKind[] {
     if (!isObject(v) || typeof v.name !== 'string' || !isObject(v.schema) || !isObject(v.schema.openAPIV3Schema)) continue;
     const schema = v.schema.openAPIV3Schema as OpenApiSchema;
     const hash = createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 16);
-    out.push({ group: spec.group, version: v.name, kind, resource: plural, schema, key: `crd|${spec.group}/${v.name}/${kind}|${hash}` });
+    out.push({ group: spec.group, version: v.name, kind, resource: plural, namespaced: spec.scope !== 'Cluster', schema, key: `crd|${spec.group}/${v.name}/${kind}|${hash}` });
   }
   return out;
 }

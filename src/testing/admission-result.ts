@@ -34,8 +34,16 @@ export interface AdmissionResult {
   /** The audit annotations recorded: `<policy>/<key>` and `validation.policy.admission.k8s.io/validation_failure`. */
   readonly auditAnnotations: { [key: string]: string };
   /**
-   * The object after the mutating policies, when any mutated it.
+   * The object after the mutating policies (defaulted, as the apiserver defaults it after each
+   * mutation), when any mutated it.
    * @default - no mutation
    */
   readonly patchedObject?: any;
+  /**
+   * The object as the validating policies saw it: decoded and defaulted for its version, changed
+   * by the default admission plugins and the mutating policies, and prepared for storage (a new
+   * UID and creation time on CREATE, the kind's strategy: status, generation, ...).
+   * @default - no object (DELETE, CONNECT without one, or a request exempt from policies)
+   */
+  readonly admittedObject?: any;
 }

@@ -1,6 +1,9 @@
 import { Chart } from 'cdk8s';
 import { CelAuthorizer } from '../cel/libraries/authz';
 import { Operation } from '../enums';
+import { AdmissionPlugin } from './admission-plugins/admission-plugin';
+import { GoObject } from './defaulting/go-values';
+import { apiVersionOf, ObjectPipeline } from './object-pipeline';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
 import { BuiltinSchemas } from '../schemas/builtin-schemas';
 import { CustomResourceSchemas } from '../schemas/custom-resources';
@@ -32,6 +35,12 @@ export interface PolicyTesterOptions {
    * @default - nothing: every authorizer check returns "no opinion" (`allowed()` is false)
    */
   readonly permissions?: Permission[];
+
+  /**
+   * Default mutating admission plugins the cluster runs without (its `--disable-admission-plugins`).
+   * @default - none: every default plugin PolicyTester models runs, as on a kube-apiserver with its default plugins
+   */
+  readonly disabledAdmissionPlugins?: AdmissionPlugin[];
 }
 
 const GROUP = 'admissionregistration.k8s.io/';
@@ -111,6 +120,9 @@ export class PolicyTester {
   private readonly customResources: CustomResourceSchemas;
   private readonly byKind = new Map<string, any[]>();
   private readonly decide: ReturnType<typeof decideWith>;
+  private readonly disabledPlugins: ReadonlySet<AdmissionPlugin>;
+  /** The manifests as stored (defaulted), by `group/Kind`, for the admission plugins. */
+  private readonly storedManifests = new Map<string, GoObject[]>();
 
   /** `manifests` are checked copies: changing the caller's objects between reviews must not leave stale converted values. */
   private constructor(manifests: readonly any[], options: PolicyTesterOptions, source: string) {
@@ -122,21 +134,42 @@ export class PolicyTester {
     this.runtime = new CelRuntime(version.minor);
     this.minor = version.minor;
     this.customResources = CustomResourceSchemas.fromManifests(manifests);
+    this.disabledPlugins = new Set(checkedPlugins(options.disabledAdmissionPlugins, source));
   }
 
-  /** What admission control decides for `request`. */
+  /**
+   * What admission control decides for `request`. The objects are reviewed as the apiserver's
+   * admission sees them: decoded and defaulted for their version, changed by the default mutating
+   * admission plugins, by the mutating policies (each mutation defaulted again), and prepared for
+   * storage (system fields, the kind's strategy) before the validating policies see them.
+   */
   public review(input: AdmissionRequest): AdmissionResult {
-    const request = checkedRequest(input);
-    checkDecodable(request, this.minor, this.customResources);
+    const checked = checkedRequest(input);
+    checkDecodable(checked, this.minor, this.customResources);
+    const given = this.attributes(checked);
     // The apiserver runs no API-defined policy on the policies and bindings themselves, so that no
     // policy can lock itself in (policy/generic/plugin.go); webhook configurations are not exempt.
-    if (isAdmissionPolicyResource(this.attributes(request))) return { allowed: true, denials: [], warnings: [], auditAnnotations: {} };
-    const mutated = this.mutate(request, request.object);
+    if (isAdmissionPolicyResource(given)) return { allowed: true, denials: [], warnings: [], auditAnnotations: {} };
+    const pipeline = new ObjectPipeline(this.minor, this.customResources, this.manifests, this.disabledPlugins, this.storedManifests, new Date());
+    const kind = this.kindOfResource(given);
+    const oldObject = checked.oldObject === undefined || checked.oldObject === null ? undefined : pipeline.stored(checked.oldObject, kind);
+    let object = checked.object === undefined || checked.object === null ? undefined : pipeline.defaulted(checked.object, kind);
+    if (object) object = pipeline.afterPlugins(given, object, oldObject);
+    const request: AdmissionRequest = { ...checked, object, oldObject };
+    const mutated = this.mutate(request, object, pipeline, (o) => pipeline.afterPlugins(given, o, oldObject));
     // A denial by a mutating policy ends admission: validating policies do not run.
     if (mutated.denials.length > 0) return { allowed: false, denials: mutated.denials, warnings: [], auditAnnotations: {} };
-    const object = mutated.object;
-    const result = this.validate(request, this.attributes({ ...request, object }), object);
-    return { ...result, ...(mutated.changed ? { patchedObject: object } : {}) };
+    const admitted = mutated.object ? pipeline.forValidation(given.operation, mutated.object as GoObject, oldObject) : undefined;
+    const result = this.validate({ ...request, object: admitted }, this.attributes({ ...request, object: admitted }), admitted);
+    return { ...result, ...(admitted ? { admittedObject: admitted } : {}), ...(mutated.changed ? { patchedObject: mutated.object } : {}) };
+  }
+
+  /** The kind of the request's resource, for an object that does not say its own. */
+  private kindOfResource(a: RequestAttributes): { group: string; version: string; kind: string } | undefined {
+    const builtin = BuiltinSchemas.of(this.minor).resource(a.group, a.version, a.resource, a.subResource);
+    if (builtin) return builtin;
+    const custom = this.customResources.resource(a.group, a.version, a.resource);
+    return custom && a.subResource === '' ? { group: custom.group, version: custom.version, kind: custom.kind } : undefined;
   }
 
   /** The admissionregistration objects of a kind, in name order (computed once). */
@@ -154,11 +187,13 @@ export class PolicyTester {
   private attributes(request: AdmissionRequest): RequestAttributes {
     const object = request.object ?? request.oldObject;
     const gvk = groupVersionKind(object);
-    const known = gvk ? builtInResource(gvk) : undefined;
+    const known = gvk ? builtInResource(gvk) ?? BuiltinSchemas.of(this.minor).resourceOfKind(gvk.group, gvk.version, gvk.kind)
+      ?? this.customResources.kind(gvk.group, gvk.version, gvk.kind) : undefined;
     const resource = request.resource ?? (gvk && known ? { group: gvk.group, version: gvk.version, resource: known.resource } : undefined);
     if (!resource) {
-      const what = gvk ? `${gvk.group || 'core'}/${gvk.version} ${gvk.kind}` : object ? 'an object without apiVersion and kind' : 'a request without an object';
-      throw new Error(`review: cannot infer the resource of ${what}: give \`resource: { group, version, resource }\` in the request (needed for custom resources)`);
+      const what = gvk ? `${apiVersionOf(gvk)} ${gvk.kind}` : object ? 'an object without apiVersion and kind' : 'a request without an object';
+      throw new Error(`review: cannot infer the resource of ${what}: give \`resource: { group, version, resource }\` in the request, `
+        + 'or the custom resource\'s CustomResourceDefinition among the tester\'s manifests');
     }
     if (request.operation === Operation.ALL) throw new Error('review: a request has one operation: CREATE, UPDATE, DELETE or CONNECT, not *');
     // For a Namespace itself, the apiserver's request namespace is the Namespace's name.
@@ -225,12 +260,14 @@ export class PolicyTester {
 
   /**
    * The mutating policies, as the apiserver's dispatcher runs them: every invocation (policy,
-   * binding and param) in turn, each mutation on the object the ones before it left. When any
-   * mutation applied, a second pass reinvokes the `IfNeeded` invocations that ran (admission
-   * reinvokes the plugin once, and the dispatcher marks them for it). Errors under `Fail` deny the
-   * request at the end of the pass they happen in.
+   * binding and param) in turn, each mutation on the object the ones before it left, defaulted
+   * again. When any mutation applied, admission runs its chain once more: the built-in mutating
+   * plugins, then the `IfNeeded` invocations that ran (the dispatcher marks them for it). Errors
+   * under `Fail` deny the request at the end of the pass they happen in.
    */
-  private mutate(request: AdmissionRequest, input: unknown): { object: unknown; changed: boolean; denials: PolicyDenial[] } {
+  private mutate(
+    request: AdmissionRequest, input: unknown, pipeline: ObjectPipeline, reinvokePlugins: (object: GoObject) => GoObject,
+  ): { object: unknown; changed: boolean; denials: PolicyDenial[] } {
     // The apiserver calls no patcher when there is no object (DELETE, some CONNECT).
     if (input === undefined || input === null) return { object: input, changed: false, denials: [] };
     let object: unknown = input;
@@ -256,7 +293,8 @@ export class PolicyTester {
           if ('error' in value) return fail(errorMessage(expression, value), 'Invalid', i);
           let next: unknown;
           try {
-            next = applyMutation(object, mutation.patchType ?? '', value.value, this.schemaOf(object));
+            // The apiserver defaults the object again after each mutation (mutating/dispatcher.go, dispatchOne).
+            next = pipeline.defaulted(applyMutation(object, mutation.patchType ?? '', value.value, this.schemaOf(object)));
           } catch (e) {
             return fail((e as Error).message, 'Invalid', i);
           }
@@ -273,9 +311,14 @@ export class PolicyTester {
     };
     const first = pass(undefined);
     if (first.denials.length > 0) return { object: input, changed: false, denials: first.denials };
-    if (first.applied && first.ranIfNeeded.size > 0) {
-      const second = pass(first.ranIfNeeded);
-      if (second.denials.length > 0) return { object: input, changed: false, denials: second.denials };
+    if (first.applied) {
+      // A mutation asks admission to run its chain once more (pkg/admission/reinvocation.go): the
+      // built-in plugins run again, then the IfNeeded invocations that ran.
+      object = reinvokePlugins(object as GoObject);
+      if (first.ranIfNeeded.size > 0) {
+        const second = pass(first.ranIfNeeded);
+        if (second.denials.length > 0) return { object: input, changed: false, denials: second.denials };
+      }
     }
     return { object, changed: JSON.stringify(object) !== JSON.stringify(input), denials: [] };
   }
@@ -504,4 +547,15 @@ function withNameLabel(namespace: any): any {
 function paramKindNamespaced(paramKind: wire.ParamKind | undefined): boolean | undefined {
   const gvk = paramKind ? groupVersionKind(paramKind) : undefined;
   return gvk ? builtInResource(gvk)?.namespaced : undefined;
+}
+
+/** The plugins an option names, each one PolicyTester models. */
+function checkedPlugins(plugins: unknown, source: string): AdmissionPlugin[] {
+  if (plugins === undefined) return [];
+  const known = Object.values(AdmissionPlugin) as string[];
+  if (!Array.isArray(plugins)) throw new Error(`${source}: options.disabledAdmissionPlugins must be a list of AdmissionPlugin values, got ${typeof plugins}`);
+  for (const p of plugins) {
+    if (!known.includes(p)) throw new Error(`${source}: options.disabledAdmissionPlugins: ${JSON.stringify(p)} is not a plugin PolicyTester models (${known.join(', ')})`);
+  }
+  return plugins as AdmissionPlugin[];
 }

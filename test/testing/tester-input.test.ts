@@ -167,8 +167,9 @@ describe('request objects the apiserver would not decode (strict field validatio
       .toThrow('the apiserver of Kubernetes 1.31 decodes with strict field validation (kubectl\'s default): unknown field "spec.resources"');
   });
 
-  test('custom resources are not checked (their schema is their CustomResourceDefinition\'s)', () => {
+  test('a custom resource without its CustomResourceDefinition is refused: PolicyTester could not decode and default it as the apiserver does', () => {
     const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'shop' }, spec: { anything: [1, { at: 'all' }] } };
-    expect(PolicyTester.fromManifests([]).review({ operation: Operation.CREATE, object: widget, resource: { group: 'example.com', version: 'v1', resource: 'widgets' } }).allowed).toBe(true);
+    expect(() => PolicyTester.fromManifests([]).review({ operation: Operation.CREATE, object: widget, resource: { group: 'example.com', version: 'v1', resource: 'widgets' } }))
+      .toThrow('review: example.com/v1 Widget is not a built-in kind of Kubernetes 1.37, and no CustomResourceDefinition among the tester\'s manifests defines it: add the CRD');
   });
 });

@@ -29,6 +29,7 @@ type readyInfo struct {
 	CA              string `json:"ca"`
 	Token           string `json:"token"`
 	AuditLog        string `json:"auditLog"`
+	Recorder        string `json:"recorder"`
 	EmulatedVersion string `json:"emulatedVersion,omitempty"`
 }
 
@@ -126,7 +127,11 @@ func run(dir, readyFile, emulated, runtimeConfig string, verbose bool) error {
 	if err := waitReady(server, creds, failed); err != nil {
 		return err
 	}
-	info := readyInfo{Server: server, CA: creds.caFile, Token: creds.token, AuditLog: auditLog, EmulatedVersion: emulated}
+	recorderURL, err := startRecorder(creds)
+	if err != nil {
+		return fmt.Errorf("recorder: %w", err)
+	}
+	info := readyInfo{Server: server, CA: creds.caFile, Token: creds.token, AuditLog: auditLog, Recorder: recorderURL, EmulatedVersion: emulated}
 	data, _ := json.MarshalIndent(info, "", "  ")
 	if err := os.WriteFile(readyFile+".tmp", data, 0o600); err != nil {
 		return err
