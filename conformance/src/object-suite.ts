@@ -264,11 +264,28 @@ function compare(c: ObjectCase, lib: DecodingProblem[], api: ApiserverVerdict): 
   };
 }
 
+/** Every string a key has anywhere in a value. */
+function valuesOf(value: unknown, key: string): string[] {
+  if (Array.isArray(value)) return value.flatMap((v) => valuesOf(v, key));
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => (k === key && typeof v === 'string' ? [v] : valuesOf(v, key)));
+}
+
 export async function runObjectSuite(oracle: Oracle, cases: readonly ObjectCase[], version: KubernetesVersion): Promise<SuiteResult> {
   const schemas = BuiltinSchemas.of(version.minor);
-  // Pods are admitted only with their namespace's ServiceAccount, which no controller creates here.
-  const account = await oracle.request('POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
-  if (account.status >= 300 && account.status !== 409) throw new Error(`creating the ServiceAccount ${NAMESPACE}/default: ${account.status}`);
+  // Pods are admitted only with their ServiceAccount (no controller creates the namespace's
+  // default one here) and PriorityClass: the ones the cases name are created first.
+  const named = (key: string) => [...new Set(cases.flatMap((c) => valuesOf(c.object, key)))];
+  const fixtures = [
+    ...['default', ...named('serviceAccountName')].map((name) => ({ url: `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } } })),
+    ...named('priorityClassName').filter((n) => !n.startsWith('system-')).map((name) => ({
+      url: '/apis/scheduling.k8s.io/v1/priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value: 1 },
+    })),
+  ];
+  for (const f of fixtures) {
+    const res = await oracle.request('POST', f.url, f.body);
+    if (res.status >= 300 && res.status !== 409) throw new Error(`creating ${f.body.kind} ${f.body.metadata.name}: ${res.status}`);
+  }
   const outcomes: CaseOutcome[] = new Array(cases.length);
   let next = 0;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {

@@ -9,9 +9,8 @@
  * - its policies and bindings are renamed `rc<k>-<name>`, and each policy's namespaceSelector gets
  *   the requirement that the request is in the scenario's Namespace;
  * - a cluster-scoped request (which namespaceSelectors do not scope) runs in a batch of its own.
- * The tester is given exactly what the apiserver is, renaming included. What the apiserver makes
- * of the request's object before admission (defaults, built-in admission plugins) is taken from a
- * first dry run, before the policies exist (`prepare`), and both review that.
+ * The tester is given exactly what the apiserver is, renaming included: the request's object as
+ * the test wrote it, which each side decodes, defaults and runs its admission plugins on itself.
  *
  * Some recorded reviews are not requests the apiserver can receive (a CREATE of deployments/scale,
  * CONNECT without a backend, an API version it does not serve); they are listed as not realized,
@@ -348,7 +347,6 @@ function realize(r: RecordedReview, k: number, name: string): ReviewScenario | s
     user,
     resource,
     permissions: renamedGrants,
-    prepare: true,
     ...(clusterWide || !resource.namespaced ? { solo: true } : {}),
     ...(custom.length > 0 ? { definitions: custom } : {}),
   };

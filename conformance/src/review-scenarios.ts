@@ -52,12 +52,6 @@ export interface ReviewScenario {
   /** What the tester's authorizer may allow beyond the suite's own grants: RBAC objects among `objects` grant the same. */
   readonly permissions?: readonly Permission[];
   /**
-   * The request is first sent once before the policies are installed, and what the apiserver
-   * made of its object there (defaults, built-in admission plugins) is what is then sent and reviewed:
-   * the tester reviews what it is given, the apiserver what it decoded and defaulted.
-   */
-  readonly prepare?: boolean;
-  /**
    * Installed in a batch of its own, once the batch before is gone: a cluster-scoped request,
    * which no namespaceSelector keeps from other scenarios' policies.
    */

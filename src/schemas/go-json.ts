@@ -1,4 +1,4 @@
-import { GoField, GoTypes } from './go-types';
+import { GoTypes } from './go-types';
 import { formatGoQuantity, parseGoQuantity } from './quantity';
 
 /**
@@ -15,6 +15,15 @@ import { formatGoQuantity, parseGoQuantity } from './quantity';
  */
 export function goRoundTrip(value: unknown, definition: string, types: GoTypes): unknown {
   return encode(value, definition, types);
+}
+
+/**
+ * One field of a struct (`status` of a Deployment) as its Go type encodes it: what changed in an
+ * object whose other fields are already encoded. Undefined when the struct has no such field.
+ */
+export function goRoundTripField(value: unknown, definition: string, field: string, types: GoTypes): unknown {
+  const found = fieldsOf(definition, types).find((f) => f.json === field);
+  return found ? encode(value, found.type, types) : undefined;
 }
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -44,78 +53,151 @@ const OPAQUE: { readonly [definition: string]: (value: unknown, types: GoTypes) 
 
 const INTEGER_TYPES = new Set(['int', 'int8', 'int16', 'int32', 'int64', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']);
 
+/** A Go type string, parsed once: what kind of value it is, and what it holds. */
+type ParsedType =
+  | { readonly kind: 'pointer' | 'slice' | 'map'; readonly element: string }
+  | { readonly kind: 'string' | 'bool' | 'number' | 'any' | 'bytes' }
+  | { readonly kind: 'opaque'; readonly write: (value: unknown, types: GoTypes) => unknown }
+  | { readonly kind: 'struct'; readonly name: string };
+
+const parsedTypes = new Map<string, ParsedType>();
+
+function parse(type: string): ParsedType {
+  let parsed = parsedTypes.get(type);
+  if (!parsed) {
+    if (type.startsWith('*')) parsed = { kind: 'pointer', element: type.slice(1) };
+    else if (type.startsWith('[]')) parsed = { kind: 'slice', element: type.slice(2) };
+    else if (type.startsWith('map[')) parsed = { kind: 'map', element: type.slice(mapKeyEnd(type) + 1) };
+    else if (type === 'string' || type === 'bool' || type === 'any' || type === 'bytes') parsed = { kind: type };
+    else if (INTEGER_TYPES.has(type)) parsed = { kind: 'number' };
+    else if (Object.prototype.hasOwnProperty.call(OPAQUE, type)) parsed = { kind: 'opaque', write: OPAQUE[type] };
+    else parsed = { kind: 'struct', name: type };
+    parsedTypes.set(type, parsed);
+  }
+  return parsed;
+}
+
+/** A struct field with its flags read once. */
+interface Field {
+  readonly json: string;
+  readonly type: string;
+  readonly kind: ParsedType['kind'];
+  readonly inline: boolean;
+  readonly omitempty: boolean;
+  readonly omitzero: boolean;
+}
+
+const fieldsByTypes = new WeakMap<GoTypes, Map<string, readonly Field[]>>();
+
+function fieldsOf(name: string, types: GoTypes): readonly Field[] {
+  let cache = fieldsByTypes.get(types);
+  if (!cache) {
+    cache = new Map();
+    fieldsByTypes.set(types, cache);
+  }
+  let fields = cache.get(name);
+  if (!fields) {
+    const raw = types.struct(name);
+    if (!raw) throw new Error(`Kubernetes ${types.release}: no Go type ${name}`);
+    fields = raw.map(([json, flags, type]) => ({
+      json, type, kind: parse(type).kind, inline: flags.includes('i'), omitempty: flags.includes('e'), omitzero: flags.includes('z'),
+    }));
+    cache.set(name, fields);
+  }
+  return fields;
+}
+
 function encode(value: unknown, type: string, types: GoTypes): unknown {
-  if (type.startsWith('*')) return value === undefined || value === null ? null : encode(value, type.slice(1), types);
-  if (type.startsWith('[]')) {
-    if (!Array.isArray(value)) return null;
-    const element = type.slice(2);
-    return value.map((item) => encode(item, element, types));
-  }
-  if (type.startsWith('map[')) {
-    if (!isObject(value)) return null;
-    const element = type.slice(mapKeyEnd(type) + 1);
-    const out: { [key: string]: unknown } = {};
-    for (const key of Object.keys(value)) setKey(out, key, encode(value[key], element, types));
-    return out;
-  }
-  switch (type) {
+  const t = parse(type);
+  switch (t.kind) {
+    case 'pointer':
+      return value === undefined || value === null ? null : encode(value, t.element, types);
+    case 'slice': {
+      if (!Array.isArray(value)) return null;
+      const out = new Array(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = encode(value[i], t.element, types);
+      return out;
+    }
+    case 'map': {
+      if (!isObject(value)) return null;
+      const out: { [key: string]: unknown } = {};
+      for (const key of Object.keys(value)) setKey(out, key, encode(value[key], t.element, types));
+      return out;
+    }
     case 'string':
       return typeof value === 'string' ? value : '';
     case 'bool':
       return value === true;
+    case 'number':
+      return typeof value === 'number' ? value : 0;
     case 'any':
       return value ?? null;
     case 'bytes':
-      return typeof value === 'string' ? Buffer.from(value.replace(/[\r\n]/g, ''), 'base64').toString('base64') : null;
+      // Base64 text, or (as the apiserver's decoder also takes) a list of byte values.
+      if (typeof value === 'string') return Buffer.from(value.replace(/[\r\n]/g, ''), 'base64').toString('base64');
+      return Array.isArray(value) ? Buffer.from(value as number[]).toString('base64') : null;
+    case 'opaque':
+      return t.write(value, types);
+    case 'struct':
+      return encodeStruct(isObject(value) ? value : {}, fieldsOf(t.name, types), types);
   }
-  if (INTEGER_TYPES.has(type)) return typeof value === 'number' ? value : 0;
-  const opaque = Object.prototype.hasOwnProperty.call(OPAQUE, type) ? OPAQUE[type] : undefined;
-  if (opaque) return opaque(value, types);
-  const fields = types.struct(type);
-  if (!fields) throw new Error(`Kubernetes ${types.release}: no Go type ${type}`);
-  return encodeStruct(isObject(value) ? value : {}, fields, types);
 }
 
-function encodeStruct(value: { readonly [key: string]: unknown }, fields: readonly GoField[], types: GoTypes): { [key: string]: unknown } {
+function encodeStruct(value: { readonly [key: string]: unknown }, fields: readonly Field[], types: GoTypes): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
-  for (const [json, flags, type] of fields) {
-    if (flags.includes('i')) {
-      Object.assign(out, encode(value, type, types));
+  for (const field of fields) {
+    if (field.inline) {
+      Object.assign(out, encode(value, field.type, types));
       continue;
     }
-    const raw = Object.prototype.hasOwnProperty.call(value, json) ? value[json] : undefined;
+    const raw = Object.prototype.hasOwnProperty.call(value, field.json) ? value[field.json] : undefined;
+    // The common scalar fields without a call (the same as encode() and isEmpty() on them).
+    if (field.kind === 'string' && !field.omitzero) {
+      const text = typeof raw === 'string' ? raw : '';
+      if (!(field.omitempty && text === '')) setKey(out, field.json, text);
+      continue;
+    }
     // A pointer is nil when the request has nothing there; a non-nil pointer is never empty, even
     // when what it points at encodes as null (apiextensions' JSONSchemaPropsOrArray of a number).
-    const nil = type.startsWith('*') && (raw === undefined || raw === null);
-    const v = nil ? null : encode(raw, type, types);
-    if (flags.includes('e') && (type.startsWith('*') ? nil : isEmpty(v, type))) continue;
-    if (flags.includes('z') && isZero(v, type, types)) continue;
-    setKey(out, json, v);
+    const pointer = field.kind === 'pointer';
+    const nil = pointer && (raw === undefined || raw === null);
+    if (nil && field.omitempty) continue;
+    const v = nil ? null : encode(raw, field.type, types);
+    if (field.omitempty && !pointer && isEmpty(v, field.type)) continue;
+    if (field.omitzero && isZero(v, field.type, types)) continue;
+    setKey(out, field.json, v);
   }
   return out;
 }
 
 /** encoding/json's isEmptyValue, by the field's Go type, on the encoded value: structs are never empty. */
 function isEmpty(v: unknown, type: string): boolean {
-  if (type.startsWith('*') || type === 'any') return v === null;
-  if (type.startsWith('[]')) return v === null || (Array.isArray(v) && v.length === 0);
-  if (type === 'bytes') return v === null || v === '';
-  if (type.startsWith('map[')) return v === null || (isObject(v) && Object.keys(v).length === 0);
-  if (isStructType(type)) return false;
-  return v === '' || v === false || v === 0;
+  switch (parse(type).kind) {
+    case 'pointer':
+    case 'any':
+      return v === null;
+    case 'slice':
+      return v === null || (Array.isArray(v) && v.length === 0);
+    case 'bytes':
+      return v === null || v === '';
+    case 'map':
+      return v === null || (isObject(v) && Object.keys(v).length === 0);
+    case 'struct':
+    case 'opaque':
+      return false;
+    default:
+      return v === '' || v === false || v === 0;
+  }
 }
 
 /** omitzero: the Go zero value (nil, not empty, for slices and maps; IsZero for times and quantities). */
 function isZero(v: unknown, type: string, types: GoTypes): boolean {
   if (v === null) return true;
-  if (type.startsWith('*') || type.startsWith('[]') || type.startsWith('map[')) return false;
-  if (!isStructType(type)) return v === false || v === 0 || v === '';
+  const kind = parse(type).kind;
+  if (kind === 'pointer' || kind === 'slice' || kind === 'map') return false;
+  if (kind !== 'struct' && kind !== 'opaque') return v === false || v === 0 || v === '';
   if (type === 'io.k8s.apimachinery.pkg.api.resource.Quantity' || type === 'io.k8s.apimachinery.pkg.util.intstr.IntOrString') return v === '0' || v === 0;
   return JSON.stringify(v) === JSON.stringify(encode(undefined, type, types));
-}
-
-function isStructType(type: string): boolean {
-  return type.startsWith('io.');
 }
 
 /** The index of the `]` that closes a `map[K]V` type's key. */

@@ -94,7 +94,8 @@ export class EvaluationScope {
 
   private run(expression: string, field: ExpressionField, variables: readonly TypedVariable[]): Evaluation {
     const usesVariables = field !== ExpressionField.MATCH_CONDITION && variables.length > 0;
-    const compiled = program(expression, { field, hasParams: this.hasParams, variables: usesVariables ? variables : [], minor: this.minor });
+    const spec = { field, hasParams: this.hasParams, variables: usesVariables ? variables : NO_VARIABLES, minor: this.minor };
+    const compiled = program(expression, spec);
     if (!compiled.program) return { error: `compilation error: ${compiled.errors.join('; ')}`, compilation: true };
     if (this.budget.remaining <= 0) return { error: BUDGET_EXCEEDED };
     try {
@@ -130,16 +131,28 @@ function variableTypes(variables: readonly wire.Variable[], hasParams: boolean, 
 
 const PROGRAM_CACHE_LIMIT = 10_000;
 const programs = new Map<string, CompiledExpression>();
+const NO_VARIABLES: readonly TypedVariable[] = [];
+/** The same, by the variables' list (a policy's typed variables are one array): no key text to build. */
+const programsByVariables = new WeakMap<readonly TypedVariable[], Map<string, CompiledExpression>>();
 
 /** A compiled program per (environment, expression): a tester evaluates the same few many times. */
 function program(expression: string, spec: EnvironmentSpec): CompiledExpression {
+  let byVariables = programsByVariables.get(spec.variables);
+  if (!byVariables) {
+    byVariables = new Map();
+    programsByVariables.set(spec.variables, byVariables);
+  }
+  const shortKey = `${spec.minor}|${spec.field}|${spec.hasParams}|${expression}`;
+  let compiled = spec.objectType || spec.paramsType ? undefined : byVariables.get(shortKey);
+  if (compiled) return compiled;
   const key = `${environmentKey(spec)}\u0000${expression}`;
-  let compiled = programs.get(key);
+  compiled = programs.get(key);
   if (!compiled) {
     compiled = compileProgram(expression, spec);
     if (programs.size >= PROGRAM_CACHE_LIMIT) programs.clear();
     programs.set(key, compiled);
   }
+  if (!spec.objectType && !spec.paramsType && byVariables.size < PROGRAM_CACHE_LIMIT) byVariables.set(shortKey, compiled);
   return compiled;
 }
 

@@ -1,4 +1,4 @@
-import { GoObject, isObject } from './defaulting/go-values';
+import { isObject } from './defaulting/go-values';
 
 /**
  * The pod fields of features that are off by default: on create the apiserver drops them from
@@ -48,12 +48,15 @@ const POD_SPEC_RULES: ReadonlyArray<{ readonly gate: string; readonly paths: rea
   { gate: 'InPlacePodVerticalScaling', paths: ['C.resizePolicy'] },
 ];
 
+/** The rules with their paths split and containers expanded, once. */
+const EXPANDED = POD_SPEC_RULES.map((rule) => ({ gate: rule.gate, paths: rule.paths.flatMap(expand) }));
+
 /** Drops, in place, the fields of disabled features from a pod spec being created. */
 export function dropDisabledPodSpecFields(spec: unknown, gate: (name: string) => boolean): void {
   if (!isObject(spec)) return;
-  for (const rule of POD_SPEC_RULES) {
+  for (const rule of EXPANDED) {
     if (gate(rule.gate)) continue;
-    for (const path of rule.paths) dropAt(spec, expand(path));
+    for (const path of rule.paths) drop(spec, path);
   }
   // An init container's restartPolicy Always (a sidecar) is kept; others go with ContainerRestartRules.
   if (!gate('ContainerRestartRules')) {
@@ -65,10 +68,6 @@ function expand(path: string): string[][] {
   const segments = path.split('.');
   if (segments[0] !== 'C') return [segments];
   return ['containers', 'initContainers', 'ephemeralContainers'].map((c) => [c, '*', ...segments.slice(1)]);
-}
-
-function dropAt(node: GoObject, paths: string[][]): void {
-  for (const path of paths) drop(node, path);
 }
 
 function drop(node: unknown, path: readonly string[]): void {

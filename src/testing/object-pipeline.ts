@@ -1,8 +1,9 @@
 import { randomUUID } from 'crypto';
 import { BuiltinSchemas } from '../schemas/builtin-schemas';
 import { CustomResourceKind, CustomResourceSchemas } from '../schemas/custom-resources';
+import { goRoundTripField } from '../schemas/go-json';
 import { AdmissionPlugin } from './admission-plugins/admission-plugin';
-import { runMutatingPlugins } from './admission-plugins/default-plugins';
+import { pluginsActOn, runMutatingPlugins } from './admission-plugins/default-plugins';
 import { BuiltinDefaulter } from './defaulting/builtin-defaulter';
 import { afterConversions } from './defaulting/conversion';
 import { DefaultingContext } from './defaulting/defaulting-function';
@@ -77,7 +78,7 @@ export class ObjectPipeline {
 
   /** The object after the default mutating admission plugins, encoded as the Go types encode it. */
   public afterPlugins(request: PipelineRequest, object: GoObject, oldObject: GoObject | undefined): GoObject {
-    if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return object;
+    if ((request.operation !== 'CREATE' && request.operation !== 'UPDATE') || !pluginsActOn(request.group, request.resource)) return object;
     const out = deepCopy(object);
     runMutatingPlugins({ ...request, object: out, oldObject, objectsOf: (groupKind) => this.manifestsOf(groupKind) }, this.disabledPlugins);
     if (JSON.stringify(out) === JSON.stringify(object)) return object;
@@ -86,16 +87,25 @@ export class ObjectPipeline {
     return 'builtin' in how ? this.defaulter.encoded(out, how.builtin) as GoObject : out;
   }
 
-  /** The object validating admission sees: prepared for storage by the registry, encoded as its Go type encodes it. */
-  public forValidation(operation: string, object: GoObject, oldObject: GoObject | undefined): GoObject {
+  /**
+   * The object validating admission sees: prepared for storage by the registry, encoded as its Go
+   * type encodes it. `owned`: the object is the pipeline's own, to change in place.
+   */
+  public forValidation(operation: string, object: GoObject, oldObject: GoObject | undefined, owned: boolean): GoObject {
+    if (operation !== 'CREATE' && !(operation === 'UPDATE' && oldObject)) return object;
     const gvk = groupVersionKind(object)!;
     const context = { gate: (name: string) => this.defaulter.types.featureGate(name), now: this.now };
-    let prepared = object;
-    if (operation === 'CREATE') prepared = prepareForCreate(object, gvk, context);
-    else if (operation === 'UPDATE' && oldObject) prepared = prepareForUpdate(object, oldObject, gvk);
-    if (prepared === object) return object;
+    const prepared = owned ? object : deepCopy(object);
+    if (operation === 'CREATE') prepareForCreate(prepared, gvk, context);
+    else prepareForUpdate(prepared, oldObject!, gvk);
+    // What the strategies set is written as the Go types write it but a reset status (`{}`), whose
+    // fields without omitempty the encoding writes as zeros.
     const how = this.defaultingOf(gvk);
-    return 'builtin' in how ? this.defaulter.encoded(prepared, how.builtin) as GoObject : prepared;
+    if ('builtin' in how && prepared.status !== undefined) {
+      const status = goRoundTripField(prepared.status, how.builtin, 'status', this.defaulter.types);
+      if (status !== undefined) prepared.status = status;
+    }
+    return prepared;
   }
 
   /** Throws, saying why, when PolicyTester cannot default objects of this kind as the apiserver does. */

@@ -147,19 +147,23 @@ export class PolicyTester {
     const checked = checkedRequest(input);
     checkDecodable(checked, this.minor, this.customResources);
     const given = this.attributes(checked);
-    // The apiserver runs no API-defined policy on the policies and bindings themselves, so that no
-    // policy can lock itself in (policy/generic/plugin.go); webhook configurations are not exempt.
-    if (isAdmissionPolicyResource(given)) return { allowed: true, denials: [], warnings: [], auditAnnotations: {} };
     const pipeline = new ObjectPipeline(this.minor, this.customResources, this.manifests, this.disabledPlugins, this.storedManifests, new Date());
     const kind = this.kindOfResource(given);
     const oldObject = checked.oldObject === undefined || checked.oldObject === null ? undefined : pipeline.stored(checked.oldObject, kind);
     let object = checked.object === undefined || checked.object === null ? undefined : pipeline.defaulted(checked.object, kind);
+    // The apiserver runs no API-defined policy on the policies and bindings themselves, so that no
+    // policy can lock itself in (policy/generic/plugin.go); webhook configurations are not exempt.
+    if (isAdmissionPolicyResource(given)) {
+      const admitted = object ? pipeline.forValidation(given.operation, object, oldObject, true) : undefined;
+      return { allowed: true, denials: [], warnings: [], auditAnnotations: {}, ...(admitted ? { admittedObject: admitted } : {}) };
+    }
     if (object) object = pipeline.afterPlugins(given, object, oldObject);
     const request: AdmissionRequest = { ...checked, object, oldObject };
     const mutated = this.mutate(request, object, pipeline, (o) => pipeline.afterPlugins(given, o, oldObject));
     // A denial by a mutating policy ends admission: validating policies do not run.
     if (mutated.denials.length > 0) return { allowed: false, denials: mutated.denials, warnings: [], auditAnnotations: {} };
-    const admitted = mutated.object ? pipeline.forValidation(given.operation, mutated.object as GoObject, oldObject) : undefined;
+    // The object the mutating policies left is the caller's (patchedObject) only when they changed it.
+    const admitted = mutated.object ? pipeline.forValidation(given.operation, mutated.object as GoObject, oldObject, !mutated.changed) : undefined;
     const result = this.validate({ ...request, object: admitted }, this.attributes({ ...request, object: admitted }), admitted);
     return { ...result, ...(admitted ? { admittedObject: admitted } : {}), ...(mutated.changed ? { patchedObject: mutated.object } : {}) };
   }
@@ -320,7 +324,7 @@ export class PolicyTester {
         if (second.denials.length > 0) return { object: input, changed: false, denials: second.denials };
       }
     }
-    return { object, changed: JSON.stringify(object) !== JSON.stringify(input), denials: [] };
+    return { object, changed: first.applied && JSON.stringify(object) !== JSON.stringify(input), denials: [] };
   }
 
   /** The schema an apply configuration is merged into `object` with, when its kind has one. */

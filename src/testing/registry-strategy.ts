@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'crypto';
 import { parseGoQuantity } from '../schemas/quantity';
 import { DAEMONSET_TEMPLATE_GENERATION } from './defaulting/conversion';
-import { deepCopy, GoObject, isNil, isObject, len, objectAt } from './defaulting/go-values';
+import { GoObject, isNil, isObject, len, objectAt } from './defaulting/go-values';
 import { dropDisabledPodSpecFields } from './disabled-fields';
 import { GroupVersionKind } from './resource-table';
 
@@ -23,9 +23,9 @@ export interface StrategyContext {
   readonly now: Date;
 }
 
-/** The object validating admission sees on CREATE. */
+/** The object validating admission sees on CREATE (`object` is changed in place). */
 export function prepareForCreate(object: GoObject, gvk: GroupVersionKind, context: StrategyContext): GoObject {
-  const out = deepCopy(object);
+  const out = object;
   const metadata = objectAt(out, 'metadata');
   metadata.creationTimestamp = timeText(context.now);
   metadata.uid = randomUUID();
@@ -54,9 +54,9 @@ const POD_SPECS: { readonly [kind: string]: readonly string[] } = {
   'batch/CronJob': ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
 };
 
-/** The object validating admission sees on UPDATE, given the stored one. */
+/** The object validating admission sees on UPDATE, given the stored one (`object` is changed in place). */
 export function prepareForUpdate(object: GoObject, old: GoObject, gvk: GroupVersionKind): GoObject {
-  const out = deepCopy(object);
+  const out = object;
   const metadata = objectAt(out, 'metadata');
   const oldMetadata = isObject(old.metadata) ? old.metadata : {};
   if (len(metadata.uid) === 0 && !isNil(oldMetadata.uid)) metadata.uid = oldMetadata.uid;
@@ -168,7 +168,8 @@ const CREATE_SPECIFICS: { readonly [kind: string]: (object: GoObject, context: S
   },
   // pkg/registry/core/serviceaccount/strategy.go cleanSecretReferences: a secret reference keeps its name only.
   '/ServiceAccount': (account) => {
-    if (Array.isArray(account.secrets)) account.secrets = account.secrets.map((s: unknown) => ({ name: isObject(s) ? s.name ?? '' : '' }));
+    if (!Array.isArray(account.secrets)) return;
+    account.secrets = account.secrets.map((s: unknown) => (isObject(s) && len(s.name) > 0 ? { name: s.name } : {}));
   },
   // pkg/registry/coordination/lease/strategy.go: the leader election fields need CoordinatedLeaderElection.
   'coordination.k8s.io/Lease': (lease, context) => {
@@ -180,8 +181,11 @@ const CREATE_SPECIFICS: { readonly [kind: string]: (object: GoObject, context: S
   // pkg/registry/core/persistentvolumeclaim/strategy.go: a dataSource of another kind than a
   // claim or snapshot is dropped (EnforceDataSourceBackwardsCompatibility), then dataSource and
   // dataSourceRef are made to agree (NormalizeDataSources).
-  '/PersistentVolumeClaim': (pvc) => {
+  '/PersistentVolumeClaim': (pvc, context) => {
     const spec = objectAt(pvc, 'spec');
+    // pkg/api/persistentvolumeclaim DropDisabledFields.
+    if (!context.gate('VolumeAttributesClass')) delete spec.volumeAttributesClassName;
+    if (!context.gate('CrossNamespaceVolumeDataSource') && len(spec.dataSourceRef?.namespace) !== 0) delete spec.dataSourceRef;
     const source = spec.dataSource;
     if (isNil(spec.dataSourceRef) && isObject(source)) {
       const group = source.apiGroup ?? '';

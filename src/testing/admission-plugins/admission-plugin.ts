@@ -41,6 +41,8 @@ export interface PluginRequest {
 
 export interface MutatingPlugin {
   readonly name: AdmissionPlugin;
+  /** The resources it acts on (`group/resource`, core `/resource`): requests for others it leaves alone. */
+  readonly resources: readonly string[];
   /** Changes the request's object in place; throws when the apiserver would refuse the request. */
   admit(request: PluginRequest): void;
 }

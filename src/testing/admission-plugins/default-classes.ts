@@ -9,6 +9,7 @@ import { GoObject, isNil, isObject, objectAt } from '../defaulting/go-values';
  */
 export const DEFAULT_STORAGE_CLASS: MutatingPlugin = {
   name: AdmissionPlugin.DEFAULT_STORAGE_CLASS,
+  resources: ['/persistentvolumeclaims'],
   admit(request: PluginRequest) {
     if (request.operation !== 'CREATE' || !isFor(request, '', 'persistentvolumeclaims')) return;
     const pvc = request.object;
@@ -27,6 +28,7 @@ export const DEFAULT_STORAGE_CLASS: MutatingPlugin = {
  */
 export const DEFAULT_INGRESS_CLASS: MutatingPlugin = {
   name: AdmissionPlugin.DEFAULT_INGRESS_CLASS,
+  resources: ['networking.k8s.io/ingresses'],
   admit(request: PluginRequest) {
     if (request.operation !== 'CREATE' || !isFor(request, 'networking.k8s.io', 'ingresses')) return;
     const ingress = request.object;
@@ -43,6 +45,7 @@ export const DEFAULT_INGRESS_CLASS: MutatingPlugin = {
  */
 export const STORAGE_OBJECT_IN_USE_PROTECTION: MutatingPlugin = {
   name: AdmissionPlugin.STORAGE_OBJECT_IN_USE_PROTECTION,
+  resources: ['/persistentvolumes', '/persistentvolumeclaims'],
   admit(request: PluginRequest) {
     if (request.operation !== 'CREATE') return;
     const finalizer = isFor(request, '', 'persistentvolumes') ? 'kubernetes.io/pv-protection'
@@ -57,6 +60,7 @@ export const STORAGE_OBJECT_IN_USE_PROTECTION: MutatingPlugin = {
 /** plugin/pkg/admission/nodetaint: new Nodes get the `node.kubernetes.io/not-ready:NoSchedule` taint. */
 export const TAINT_NODES_BY_CONDITION: MutatingPlugin = {
   name: AdmissionPlugin.TAINT_NODES_BY_CONDITION,
+  resources: ['/nodes'],
   admit(request: PluginRequest) {
     if (request.operation !== 'CREATE' || !isFor(request, '', 'nodes')) return;
     const spec = objectAt(request.object, 'spec');

@@ -24,7 +24,17 @@ export const DEFAULT_MUTATING_PLUGINS: readonly MutatingPlugin[] = [
   DEFAULT_INGRESS_CLASS,
 ];
 
+/** The resources some plugin acts on. */
+const PLUGIN_RESOURCES: ReadonlySet<string> = new Set(DEFAULT_MUTATING_PLUGINS.flatMap((p) => p.resources));
+
+/** Whether some plugin acts on requests for this resource. */
+export function pluginsActOn(group: string, resource: string): boolean {
+  return PLUGIN_RESOURCES.has(`${group}/${resource}`);
+}
+
 /** Runs the enabled plugins, in order, on the request's object. */
 export function runMutatingPlugins(request: PluginRequest, disabled: ReadonlySet<AdmissionPlugin>): void {
-  for (const plugin of DEFAULT_MUTATING_PLUGINS) if (!disabled.has(plugin.name)) plugin.admit(request);
+  for (const plugin of DEFAULT_MUTATING_PLUGINS) {
+    if (!disabled.has(plugin.name) && plugin.resources.includes(`${request.group}/${request.resource}`)) plugin.admit(request);
+  }
 }

@@ -10,6 +10,7 @@ import { GoObject, isObject, objectAt } from '../defaulting/go-values';
  */
 export const LIMIT_RANGER: MutatingPlugin = {
   name: AdmissionPlugin.LIMIT_RANGER,
+  resources: ['/pods'],
   admit(request: PluginRequest) {
     if (request.operation !== 'CREATE' || !isFor(request, '', 'pods')) return;
     if (request.oldObject && !isNilish(request.oldObject.metadata?.deletionTimestamp)) return;

@@ -15,6 +15,7 @@ const SYSTEM_PRIORITY_CLASSES: readonly GoObject[] = [
  */
 export const PRIORITY: MutatingPlugin = {
   name: AdmissionPlugin.PRIORITY,
+  resources: ['/pods'],
   admit(request: PluginRequest) {
     if (!isFor(request, '', 'pods')) return;
     const spec = objectAt(request.object, 'spec');
@@ -64,6 +65,7 @@ function setPriority(spec: GoObject, className: string, value: number, preemptio
  */
 export const DEFAULT_TOLERATION_SECONDS: MutatingPlugin = {
   name: AdmissionPlugin.DEFAULT_TOLERATION_SECONDS,
+  resources: ['/pods'],
   admit(request: PluginRequest) {
     if (!isFor(request, '', 'pods') || (request.operation !== 'CREATE' && request.operation !== 'UPDATE')) return;
     const spec = objectAt(request.object, 'spec');
@@ -84,6 +86,7 @@ export const DEFAULT_TOLERATION_SECONDS: MutatingPlugin = {
  */
 export const RUNTIME_CLASS: MutatingPlugin = {
   name: AdmissionPlugin.RUNTIME_CLASS,
+  resources: ['/pods'],
   admit(request: PluginRequest) {
     if (request.operation !== 'CREATE' || !isFor(request, '', 'pods')) return;
     const spec = objectAt(request.object, 'spec');

@@ -14,6 +14,7 @@ const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
  */
 export const SERVICE_ACCOUNT: MutatingPlugin = {
   name: AdmissionPlugin.SERVICE_ACCOUNT,
+  resources: ['/pods'],
   admit(request: PluginRequest) {
     if (request.operation !== 'CREATE' || request.group !== '' || request.resource !== 'pods') return;
     if (request.subResource !== '' && request.subResource !== 'ephemeralcontainers') return;

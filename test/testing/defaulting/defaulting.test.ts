@@ -1,7 +1,8 @@
 // Objects reviewed as the apiserver's admission sees them: decoded, defaulted, changed by the
 // default admission plugins and prepared for storage. The conformance defaults suite compares
 // whole objects with the 1.37 apiserver; these tests pin the behaviour a policy author relies on.
-import { AdmissionPlugin, KubernetesVersion, Operation, PolicyTester } from '../../../src';
+import { Testing } from 'cdk8s';
+import { AdmissionPlugin, AdmissionResource, KubernetesVersion, Operation, PolicyTester, ValidatingPolicy, ValidationAction } from '../../../src';
 import { BuiltinSchemas } from '../../../src/schemas/builtin-schemas';
 import { GoTypes } from '../../../src/schemas/go-types';
 import { BuiltinDefaulter, DEFAULTING_FUNCTIONS } from '../../../src/testing/defaulting/builtin-defaulter';
@@ -26,6 +27,21 @@ const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace:
 const create = (object: unknown) => ({ operation: Operation.CREATE, object });
 
 describe('defaulting, as the apiserver defaults a minimal object', () => {
+  test('the README\'s example: replicas defaulted to 1, an untagged image pulled Always', () => {
+    const chart = Testing.chart();
+    new ValidatingPolicy(chart, 'workloads', {
+      name: 'workloads',
+      resourceRules: [AdmissionResource.DEPLOYMENTS.rule(Operation.CREATE)],
+      validations: [
+        { expression: 'object.spec.replicas <= 5' },
+        { expression: "object.spec.template.spec.containers.all(c, c.imagePullPolicy != 'Always')", message: 'pin image tags' },
+      ],
+    }).withBinding('binding', { validationActions: [ValidationAction.DENY] });
+    const result = PolicyTester.fromChart(chart).review(create({ ...deployment, spec: { ...deployment.spec, template: { ...template, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } }));
+    expect(result.denials.map((d) => d.validationMessage)).toEqual(['pin image tags']);
+    expect(result.admittedObject.spec.replicas).toBe(1);
+  });
+
   test('a Deployment without spec.replicas has 1, as on a cluster (not "no such key")', () => {
     const result = PolicyTester.fromManifests(policy('object.spec.replicas <= 5')).review(create(deployment));
     expect(result.allowed).toBe(true);
@@ -82,7 +98,9 @@ describe('defaulting, as the apiserver defaults a minimal object', () => {
         scope: 'Namespaced',
         names: { plural: 'widgets', kind: 'Widget' },
         versions: [{
-          name: 'v1', served: true, storage: true,
+          name: 'v1',
+          served: true,
+          storage: true,
           schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', default: {}, properties: { size: { type: 'integer', default: 3 } } } } } },
         }],
       },
@@ -118,7 +136,8 @@ describe('the default mutating admission plugins', () => {
   });
 
   test('a cluster without a plugin: disabledAdmissionPlugins', () => {
-    const tester = PolicyTester.fromManifests([], { disabledAdmissionPlugins: [AdmissionPlugin.SERVICE_ACCOUNT, AdmissionPlugin.DEFAULT_TOLERATION_SECONDS] });
+    const disabledAdmissionPlugins = [AdmissionPlugin.SERVICE_ACCOUNT, AdmissionPlugin.DEFAULT_TOLERATION_SECONDS];
+    const tester = PolicyTester.fromManifests([], { disabledAdmissionPlugins });
     const spec = tester.review(create(pod)).admittedObject.spec;
     expect(spec.serviceAccountName).toBeUndefined();
     expect(spec.tolerations).toBeUndefined();
@@ -137,9 +156,12 @@ describe('the default mutating admission plugins', () => {
   test('a mutating policy\'s sidecar is defaulted, and the plugins run again after it (its token mount)', () => {
     const manifests = [
       {
-        apiVersion: G, kind: 'MutatingAdmissionPolicy', metadata: { name: 'sidecar' },
+        apiVersion: G,
+        kind: 'MutatingAdmissionPolicy',
+        metadata: { name: 'sidecar' },
         spec: {
-          failurePolicy: 'Fail', reinvocationPolicy: 'Never',
+          failurePolicy: 'Fail',
+          reinvocationPolicy: 'Never',
           matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
           mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/containers/-", value: {"name": "proxy", "image": "envoy"}}]' } }],
         },
