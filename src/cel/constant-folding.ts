@@ -1,6 +1,7 @@
 import { children } from './ast-walk';
 import { CelEnvironment, CelNode } from './engine';
 import { isGoDuration, isRfc3339 } from './literal-checks';
+import { celErrorText } from './runtime-errors';
 
 /**
  * cel-go plans programs with OptOptimize, as the apiserver builds them: a type conversion
@@ -37,7 +38,8 @@ export function constantFoldingError(root: CelNode, env: CelEnvironment): string
   return error;
 }
 
-const CONVERSIONS: ReadonlySet<string> = new Set(['bool', 'bytes', 'double', 'duration', 'int', 'string', 'timestamp', 'uint']);
+// `dyn` too: `bool(dyn(null))` is a conversion of a constant (overloads.IsTypeConversionFunction).
+const CONVERSIONS: ReadonlySet<string> = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'uint']);
 const MENTIONS_CONVERSION = /\b(bool|bytes|double|duration|int|string|timestamp|uint)\s*\(/;
 
 function evaluationError(env: CelEnvironment, node: CelNode): string | undefined {
@@ -51,6 +53,6 @@ function evaluationError(env: CelEnvironment, node: CelNode): string | undefined
     env.evaluate(node.input.slice(node.start, node.end));
     return undefined;
   } catch (e) {
-    return e instanceof Error ? e.message.split('\n')[0] : String(e);
+    return celErrorText(e);
   }
 }

@@ -10,7 +10,7 @@ import { CelChecker, CelEvaluator, CelNode, CelScope, CelType, engine } from './
  * - a variable of such a type may hold null (the apiserver's `namespaceObject` of a cluster-scoped
  *   request, or in a match condition), where the engine insists on the declared type.
  */
-function isLegacyNullable(type: CelType | undefined): boolean {
+export function isLegacyNullable(type: CelType | undefined): boolean {
   return type !== undefined && (type.kind === 'message' || type.kind === 'optional');
 }
 

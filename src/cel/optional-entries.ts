@@ -114,16 +114,47 @@ export function installOptionalEntries(): void {
     return chk.registry.getMapType(key ?? chk.dynType, value ?? chk.dynType);
   };
   // Every map literal, not only those with optional entries: the engine's own evaluation drops
-  // the keys `__proto__`, `constructor` and `prototype`, which cel-go keeps as data. As in the
-  // engine, the literal is a plain object, other keys than strings stored by their text.
+  // the keys `__proto__`, `constructor` and `prototype`, which cel-go keeps as data, and stores
+  // other keys than strings by their text, so that `{0: true}.all(k, k == 0)` saw a string key.
+  // A map of string keys is a plain object, as in the engine; one with other keys a Map.
   map.evaluate = function evaluateMap(ev: CelEvaluator, ast: CelNode, ctx: CelScope): unknown {
-    const out: Record<string, unknown> = {};
+    const entries: Array<[unknown, unknown]> = [];
     for (const entry of ast.args as CelNode[][]) {
-      const k = String(ev.run(entry[0], ctx));
+      const k = ev.run(entry[0], ctx);
       const v = ev.run(entry[1], ctx);
-      if (!isOptionalEntry(entry)) setDataKey(out, k, v);
-      else if (present(v)) setDataKey(out, k, v.value());
+      if (!isOptionalEntry(entry)) entries.push([k, v]);
+      else if (present(v)) entries.push([k, v.value()]);
     }
-    return out;
+    if (entries.every(([k]) => typeof k === 'string')) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of entries) setDataKey(out, k as string, v);
+      return out;
+    }
+    return keyedMap(entries);
   };
+}
+
+/**
+ * A map literal with keys other than strings (ints, uints, bools), as a Map (the engine knows a
+ * value's type by its constructor, so not a subclass). A uint is an object in the engine: when the
+ * keys hold one, a key equal to another instance of the same uint finds the entry (the checker
+ * only lets a map be indexed by its key type).
+ */
+function keyedMap(entries: ReadonlyArray<[unknown, unknown]>): Map<unknown, unknown> {
+  const map = new Map<unknown, unknown>();
+  if (!entries.some(([k]) => typeof k === 'object' && k !== null)) {
+    for (const [k, v] of entries) map.set(k, v);
+    return map;
+  }
+  const stored = (key: unknown): unknown => {
+    if (typeof key !== 'object' || key === null || Map.prototype.has.call(map, key)) return key;
+    for (const k of map.keys()) {
+      if (typeof k === 'object' && k !== null && k.constructor === key.constructor && String(k) === String(key)) return k;
+    }
+    return key;
+  };
+  for (const [k, v] of entries) map.set(stored(k), v);
+  map.get = (key: unknown) => Map.prototype.get.call(map, stored(key));
+  map.has = (key: unknown) => Map.prototype.has.call(map, stored(key));
+  return map;
 }

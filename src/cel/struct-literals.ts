@@ -1,5 +1,6 @@
 import { setDataKey } from './data-keys';
 import { CelChecker, CelEvaluator, CelNode, CelScope, CelType, engine } from './engine';
+import { isLegacyNullable } from './nullable-types';
 import { installOptionalEntries } from './optional-entries';
 
 /**
@@ -97,8 +98,13 @@ const STRUCT_OPERATOR = {
 let installed = false;
 
 /**
- * `cond ? 'text' : null` types as string in cel-go (null is assignable there), which is how the
- * apiserver's own audit-annotation examples are written; the engine refuses to unify the branches.
+ * A branch of null joins the other branch's type when that type is one cel-go keeps nullable
+ * (checker/types.go isLegacyNullable: messages, opaque values such as optionals and quantities,
+ * durations, timestamps), which the engine refuses to unify. A primitive, list, map or type with
+ * null stays an error, as on the apiserver: a 1.37 apiserver refuses
+ * `object.spec.replicas > 50 ? 'replicas: ' + string(object.spec.replicas) : null` with "found no
+ * matching overload for '_?_:_' applied to '(bool, string, null)'" (measured; the eval suite draws
+ * a ternary of null with every type).
  */
 function installNullableTernary(): void {
   const ternary = engine.OPERATORS['?:'] as { check: (chk: CelChecker, ast: any, ctx: CelScope) => CelType };
@@ -110,8 +116,8 @@ function installNullableTernary(): void {
       const left: CelType | undefined = ast.left?.checkedType;
       const right: CelType | undefined = ast.right?.checkedType;
       if ((e as { code?: string }).code !== 'incompatible_ternary_branches' || !left || !right) throw e;
-      if (right.name === 'null') return left;
-      if (left.name === 'null') return right;
+      if (right.name === 'null' && isLegacyNullable(left)) return left;
+      if (left.name === 'null' && isLegacyNullable(right)) return right;
       throw e;
     }
   };

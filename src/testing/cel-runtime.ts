@@ -3,6 +3,7 @@ import { CostBudget, metered, PER_CALL_EXCEEDED, RUNTIME_COST_BUDGET } from './c
 import { compileProgram, CompiledExpression, storableType } from '../cel/checker';
 import { setDataKey } from '../cel/data-keys';
 import { environmentKey, EnvironmentSpec, TypedVariable } from '../cel/environment';
+import { celErrorText } from '../cel/runtime-errors';
 import { ExpressionField } from '../validation/expression-field';
 import type * as wire from '../wire/admissionregistration';
 
@@ -69,6 +70,15 @@ export class EvaluationScope {
     return 'error' in result ? result : { value: fromCel(result.value) };
   }
 
+  /**
+   * An expression of any result type, its CEL value unconverted (ints as bigints, the Kubernetes
+   * types as their objects), as a variable's is: what the conformance evaluation suite compares
+   * with the apiserver's values.
+   */
+  public evaluateCel(expression: string): Evaluation {
+    return this.run(expression, ExpressionField.VARIABLE, this.typed);
+  }
+
   /** The activation as CEL values, converted once per scope. */
   private context(): { [name: string]: unknown } {
     this.celContext ??= {
@@ -103,7 +113,7 @@ export class EvaluationScope {
       const context = usesVariables ? { ...base, variables: this.variablesObject } : base;
       return { value: metered(this.budget, compiled.program.ast, () => compiled.program!(context)) };
     } catch (e) {
-      return { error: this.budget.remaining <= 0 && celErrorMessage(e) === PER_CALL_EXCEEDED ? BUDGET_EXCEEDED : celErrorMessage(e) };
+      return { error: this.budget.remaining <= 0 && celErrorText(e) === PER_CALL_EXCEEDED ? BUDGET_EXCEEDED : celErrorText(e) };
     }
   }
 }
@@ -211,15 +221,4 @@ export function fromCel(value: unknown): unknown {
   return value;
 }
 
-/** The engine's error text, in the apiserver's (cel-go's) words where they differ. */
-function celErrorMessage(e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  const firstLine = message.split('\n')[0];
-  const noSuchKey = /^No such key: (.+)$/i.exec(firstLine);
-  if (noSuchKey) return `no such key: ${noSuchKey[1]}`;
-  // The engine's only failing conversions to these types are from strings (`int('many')`).
-  const conversion = /^(int|uint|double)\(\) type error: cannot convert to \1$/.exec(firstLine);
-  if (conversion) return `type conversion error from 'string' to '${conversion[1]}'`;
-  const overflow = /^(?:int|uint)\(\) type error: ((?:unsigned )?integer overflow)$/.exec(firstLine);
-  return overflow ? overflow[1] : firstLine;
-}
+

@@ -4,9 +4,13 @@
 // costs 1. `values` are the receiver (for a method) followed by the arguments.
 import { NamedFormat } from '../cel/libraries/named-formats';
 
-/** The size cel-go's cost tracker sees: length of strings, bytes and lists, entries of maps; 1 otherwise. */
+/**
+ * The size cel-go's cost tracker sees: code points of strings (String.Size counts runes), length of
+ * bytes and lists, entries of maps; 1 otherwise.
+ */
 export function celSize(value: unknown): number {
-  if (typeof value === 'string' || Array.isArray(value) || value instanceof Uint8Array) return value.length;
+  if (typeof value === 'string') return codePoints(value);
+  if (Array.isArray(value) || value instanceof Uint8Array) return value.length;
   if (value instanceof Map || value instanceof Set) return value.size;
   if (value && typeof value === 'object') {
     const optional = value as { hasValue?: () => boolean; value?: () => unknown };
@@ -14,6 +18,19 @@ export function celSize(value: unknown): number {
     if (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null) return Object.keys(value).length;
   }
   return 1;
+}
+
+const SURROGATE = /[\uD800-\uDBFF]/;
+
+/** A string's code points: its UTF-16 length less one per surrogate pair. */
+function codePoints(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
+  let n = 0;
+  for (let i = 0; i < s.length; i++, n++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) i++;
+  }
+  return n;
 }
 
 type CallCost = (values: readonly unknown[], result: unknown) => number;

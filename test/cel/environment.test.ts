@@ -123,3 +123,11 @@ describe('CEL environment per field', () => {
     });
   });
 });
+
+describe('macros', () => {
+  test('has() tests a field of any operand, as cel-go does: an indexed list item\'s too', () => {
+    expectAccepted('has(object.spec.containers[0].image)');
+    expectAccepted("has(object.metadata.labels['app'].x)");
+    expect(check('has(object.spec.containers[0])')[0]).toContain('invalid argument to has() macro');
+  });
+});

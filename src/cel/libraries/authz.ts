@@ -1,5 +1,7 @@
 import { CelEnvironment } from '../engine';
 import { CelLibrary, registerOpaqueType } from '../library';
+import { celError } from './values';
+import { isDns1123Label, isDns1123Subdomain } from '../../validation/formats';
 
 /**
  * The Kubernetes authz library (library/authz.go): the `authorizer` variable's type and the
@@ -94,7 +96,13 @@ export const AUTHZ: CelLibrary = {
     const R = RESOURCE_CHECK_TYPE;
     env.registerFunction(`${A}.path(string): ${PATH_CHECK_TYPE}`, (a: CelAuthorizer, p: string) => new CelPathCheck(a, p));
     env.registerFunction(`${A}.group(string): ${GROUP_CHECK_TYPE}`, (a: CelAuthorizer, g: string) => new CelGroupCheck(a, g));
-    env.registerFunction(`${A}.serviceAccount(string, string): ${A}`, (a: CelAuthorizer, ns: string, n: string) => a.forServiceAccount(ns, n));
+    env.registerFunction(`${A}.serviceAccount(string, string): ${A}`, (a: CelAuthorizer, ns: string, n: string) => {
+      // authz.go authorizerServiceAccount: the name is checked first, as a service account's
+      // (a DNS-1123 subdomain), then the namespace, as a namespace's (a DNS-1123 label).
+      if (isDns1123Subdomain(n).length > 0) throw celError('Invalid service account name');
+      if (isDns1123Label(ns).length > 0) throw celError('Invalid service account namespace');
+      return a.forServiceAccount(ns, n);
+    });
     env.registerFunction(`${GROUP_CHECK_TYPE}.resource(string): ${R}`, (g: CelGroupCheck, r: string) => g.resource(r));
     env.registerFunction(`${R}.subresource(string): ${R}`, (r: CelResourceCheck, s: string) => r.with({ subresource: s }));
     env.registerFunction(`${R}.namespace(string): ${R}`, (r: CelResourceCheck, s: string) => r.with({ namespace: s }));

@@ -8,6 +8,8 @@ import { asList, celCompare, celEquals, celError } from './values';
  */
 /** The largest `lists.range(n)` whose cost (n + 11) fits in the apiserver's per-expression limit of 1,000,000. */
 const RANGE_LIMIT = BigInt(1_000_000 - 11);
+/** The largest size ext/lists.go's `lists.range` takes at all. */
+const RANGE_MAXIMUM = BigInt(1_000_000);
 
 function flatten(list: unknown[], depth: number): unknown[] {
   if (depth < 0) throw celError('level must be non-negative');
@@ -83,6 +85,9 @@ export const EXT_LISTS: CelLibrary = {
     env.registerFunction(`${ns}.range(int): list<int>`, (_: unknown, n: bigint) => {
       // cel-go charges n + 11 for the list it allocates: beyond the per-expression limit
       // (PerCallLimit), the evaluation is cancelled, here before allocating it.
+      // ext/lists.go range refuses a negative size, and a size above its maximum before any cost.
+      if (n < 0n) throw celError(`lists.range: size must be non-negative, got ${n}`);
+      if (n > RANGE_MAXIMUM) throw celError(`lists.range: size ${n} exceeds maximum allowed (${RANGE_MAXIMUM})`);
       if (n > RANGE_LIMIT) throw celError('operation cancelled: actual cost limit exceeded');
       const out: bigint[] = [];
       for (let i = 0n; i < n; i++) out.push(i);

@@ -43,6 +43,8 @@ export const NAMED_FORMATS: CelLibrary = {
   install(env: CelEnvironment) {
     const F = FORMAT_TYPE;
     registerOpaqueType(env, F, NamedFormat);
+    // format.go Equal: two formats are equal when they are the same format.
+    env.registerOperator(`${F} == ${F}`, (a: NamedFormat, b: NamedFormat) => a.name === b.name);
     const ns = registerNamespace(env, 'format');
     for (const [name, validator] of Object.entries(FORMATS)) {
       const format = new NamedFormat(name, validator);

@@ -7,8 +7,12 @@ import { asEntries, asList, celEquals } from './values';
  * `optMap(var, expr)` and `optFlatMap(var, expr)` macros, equality of optional values, and the
  * list functions that come with them: `first()`, `last()`, `unwrapOpt()` and `optional.unwrap(list)`.
  */
+/** Go's zero time (0001-01-01T00:00:00Z), a timestamp's zero value. */
+const ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
+
 function isZero(value: unknown): boolean {
   if (value === null || value === false || value === 0 || value === 0n || value === '') return true;
+  if (value instanceof Date) return value.getTime() === ZERO_TIME;
   if (value instanceof Uint8Array) return value.length === 0;
   if (value && typeof value === 'object' && typeof (value as { valueOf(): unknown }).valueOf() === 'bigint') return (value as { valueOf(): bigint }).valueOf() === 0n;
   const list = asList(value);
