@@ -137,6 +137,8 @@ const MUTATIONS: readonly MutationTemplate[] = [
   { patchType: 'ApplyConfiguration', expression: "Object{metadata: Object.metadata{annotations: {'seen-by': request.userInfo.username}}}" },
   { patchType: 'ApplyConfiguration', expression: "Object{metadata: Object.metadata{labels: {'team': params.data.team}}}", needsParams: true },
   { patchType: 'ApplyConfiguration', expression: "has(object.metadata.labels) && 'mutated' in object.metadata.labels ? Object{data: {'saw-mutated': 'true'}} : Object{}" },
+  // A nested literal named by another path than its field's: the apiserver refuses the result (type mismatch).
+  { patchType: 'ApplyConfiguration', expression: "Object{metadata: Object.metadatax{labels: {'mutated': 'yes'}}}" },
   { patchType: 'JSONPatch', expression: "[JSONPatch{op: 'add', path: '/metadata/labels/patched', value: 'yes'}]" },
   { patchType: 'JSONPatch', expression: "[JSONPatch{op: 'replace', path: '/data/k1', value: 'replaced'}]" },
   { patchType: 'JSONPatch', expression: "[JSONPatch{op: 'test', path: '/data/k1', value: 'v1'}, JSONPatch{op: 'add', path: '/data/tested', value: 'ok'}]" },

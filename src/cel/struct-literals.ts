@@ -18,6 +18,19 @@ const TOKEN = { IDENTIFIER: 5, RBRACE: 26, LBRACE: 25, DOT: 27, COMMA: 28, COLON
 /** The type every `Object...` path resolves to, when the environment has `Object`. */
 export const OBJECT_TYPE_NAME = 'Object';
 
+const OBJECT_LITERAL_TYPE = Symbol('celObjectLiteralType');
+
+/** Keeps on `value` the type name an `Object.a.b{...}` literal was written with (not enumerable). */
+export function withObjectLiteralTypeName<T extends object>(value: T, typeName: string): T {
+  Object.defineProperty(value, OBJECT_LITERAL_TYPE, { value: typeName, enumerable: false });
+  return value;
+}
+
+/** The type name an `Object.a.b{...}` literal was written with. */
+export function objectLiteralTypeName(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? (value as { [OBJECT_LITERAL_TYPE]?: string })[OBJECT_LITERAL_TYPE] : undefined;
+}
+
 const STRUCT_AHEAD = /^(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*\s*\{/;
 
 export interface StructField {
@@ -89,7 +102,7 @@ const STRUCT_OPERATOR = {
       }
       setDataKey(value, field.name, v);
     }
-    if (isObjectPath(typeName)) return value;
+    if (isObjectPath(typeName)) return withObjectLiteralTypeName(value, typeName);
     const declaration = ev.registry.objectTypes.get(typeName);
     return declaration?.convert ? declaration.convert(value) : value;
   },

@@ -4,6 +4,7 @@
 import { applyJsonPatch, JsonPatchTestFailed } from './json-patch';
 import { structuredMerge } from './structured-merge';
 import { setDataKey } from '../cel/data-keys';
+import { OBJECT_TYPE_NAME, objectLiteralTypeName } from '../cel/struct-literals';
 import { BuiltinSchemas, OpenApiSchema } from '../schemas/builtin-schemas';
 
 /** The schema of the object being mutated: a built-in kind's definition, or a custom resource's root. */
@@ -28,7 +29,23 @@ export function applyMutation(object: unknown, patchType: string, result: unknow
       throw new Error(`JSON Patch: ${(e as Error).message}`);
     }
   }
+  const mismatches = typeNameMismatches(result, [OBJECT_TYPE_NAME]);
+  if (mismatches.length > 0) throw new Error(`type mismatch: ${mismatches.join('\n')}`);
   return schema ? structuredMerge(object, result, schema.root, schema.schemas) : merge(object, result);
+}
+
+/**
+ * The apiserver's check that every `Object.a.b{...}` literal of an apply configuration is named by
+ * its field path from `Object` (dynamic/objects.go typeCheck, run before the merge: smd.go
+ * "type mismatch: %w"); maps and lists in between add no name.
+ */
+function typeNameMismatches(value: unknown, path: readonly string[]): string[] {
+  if (Array.isArray(value)) return value.flatMap((item) => typeNameMismatches(item, path));
+  const name = objectLiteralTypeName(value);
+  if (name === undefined) return [];
+  const expected = path.join('.');
+  const own = name === expected ? [] : [`unexpected type name ${JSON.stringify(name)}, expected ${JSON.stringify(expected)}, which matches field name path from root Object type`];
+  return [...own, ...Object.entries(value as object).flatMap(([k, v]) => typeNameMismatches(v, [...path, k]))];
 }
 
 function isObject(v: unknown): v is { [key: string]: unknown } {

@@ -2,6 +2,7 @@
 import { CostBudget, metered, PER_CALL_EXCEEDED, RUNTIME_COST_BUDGET } from './cost-meter';
 import { compileProgram, CompiledExpression, storableType } from '../cel/checker';
 import { setDataKey } from '../cel/data-keys';
+import { objectLiteralTypeName, withObjectLiteralTypeName } from '../cel/struct-literals';
 import { environmentKey, EnvironmentSpec, TypedVariable } from '../cel/environment';
 import { celErrorText } from '../cel/runtime-errors';
 import { ExpressionField } from '../validation/expression-field';
@@ -216,7 +217,10 @@ export function fromCel(value: unknown): unknown {
   if (value && typeof value === 'object') {
     const inner = (value as { valueOf?: () => unknown }).valueOf?.();
     if (inner !== value && (typeof inner === 'bigint' || typeof inner === 'number')) return Number(inner);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromCel(v)]));
+    const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromCel(v)]));
+    // An apply configuration's `Object.a.b{...}` literal keeps its type name for the apiserver's check of it.
+    const typeName = objectLiteralTypeName(value);
+    return typeName === undefined ? out : withObjectLiteralTypeName(out, typeName);
   }
   return value;
 }

@@ -131,3 +131,11 @@ describe('macros', () => {
     expect(check('has(object.spec.containers[0])')[0]).toContain('invalid argument to has() macro');
   });
 });
+
+describe('message literals', () => {
+  test('JSONPatch values compare, and has() tests their fields, as on the apiserver', () => {
+    const patch = (condition: string) => `${condition} ? [JSONPatch{op: "remove", path: "/a"}] : []`;
+    expectAccepted(patch('JSONPatch{op: "add"} == JSONPatch{op: "add"}'), { field: F.JSON_PATCH });
+    expectAccepted(patch('has(JSONPatch{op: "add"}.op)'), { field: F.JSON_PATCH });
+  });
+});

@@ -451,6 +451,16 @@ describe('mutating policies', () => {
     expect(Object.getOwnPropertyDescriptor(data, '__proto__')?.value).toBe('new');
   });
 
+  test('an Object literal named by another path than its field\'s is refused, as the apiserver refuses it', () => {
+    const t = PolicyTester.fromManifests([map({
+      matchConstraints: configMaps,
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadatax{labels: {"a": "b"}}}' } }],
+    }), mapb()]);
+    const result = t.review(configMap('{"k":"v"}'));
+    expect(result.allowed).toBe(false);
+    expect(result.denials[0].message).toContain('type mismatch: unexpected type name "Object.metadatax", expected "Object.metadata", which matches field name path from root Object type');
+  });
+
   test('validating policies see the mutated object', () => {
     const t = PolicyTester.fromManifests([
       map({ mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "replace", path: "/spec/containers/0/image", value: "app:2"}]' } }] }),
