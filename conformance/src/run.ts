@@ -9,9 +9,10 @@
  * (generated manifest cases for each emulated minor, default 300), --reviews N (generated review
  * scenarios, default 1200; 0 skips the suite), --objects N (generated built-in objects, default 1000),
  * --types N (generated expressions type-checked against built-in kinds, default 3000), --defaults N
- * (generated objects whose admitted form is compared, default 600),
- * --report FILE (every outcome as JSON), --only SUITES (a comma-separated
- * subset of manifests,cel,reviews,objects,types,defaults,emulated,declarations, for work on one suite; stale entries are
+ * (generated objects whose admitted form is compared, default 600), --eval N (generated expressions
+ * evaluated by both sides, default 10000), --report FILE (every outcome as JSON), --only SUITES (a
+ * comma-separated subset of manifests,cel,reviews,objects,types,defaults,eval,emulated,declarations,
+ * for work on one suite; stale entries are
  * then not checked).
  */
 import { execFileSync } from 'child_process';
@@ -24,6 +25,8 @@ import { celCases, runCelSuite } from './cel-suite';
 import { customResourceOutcomes } from './custom-resource-cases';
 import { runDeclarationsSuite } from './declarations-suite';
 import { runDefaultsSuite } from './defaults-suite';
+import { evalCases } from './eval-cases';
+import { runEvalSuite } from './eval-suite';
 import { exampleManifests } from './example-manifests';
 import { KnownDifferences } from './known-differences';
 import { corpusCases, generatedCases, recordedManifests, sizeLimitCases } from './manifest-cases';
@@ -47,6 +50,8 @@ const DEFAULT_REVIEWS = 1200;
 const DEFAULT_OBJECTS = 1000;
 /** Generated expressions for the types suite (type-checked by the oracle offline, about 15 s). */
 const DEFAULT_TYPES = 3000;
+/** Generated expressions evaluated by both sides (offline: about N ms on the oracle's side). */
+const DEFAULT_EVAL = 10_000;
 /** Generated objects sent raw to the defaults suite (a dry run and a recorded review each). */
 const DEFAULT_DEFAULTS = 600;
 /** Apply-configuration literals installed as policies and run by the apiserver (a few seconds). */
@@ -62,6 +67,7 @@ interface Options {
   readonly objects: number;
   readonly types: number;
   readonly defaults: number;
+  readonly eval: number;
   readonly report?: string;
   readonly only?: readonly string[];
 }
@@ -87,6 +93,7 @@ function parseOptions(argv: readonly string[]): Options {
     objects: int('--objects', DEFAULT_OBJECTS),
     types: int('--types', DEFAULT_TYPES),
     defaults: int('--defaults', DEFAULT_DEFAULTS),
+    eval: int('--eval', DEFAULT_EVAL),
     report: get('--report'),
     only: get('--only')?.split(','),
   };
@@ -188,6 +195,7 @@ async function main(): Promise<number> {
   }
   if (runs('declarations')) results.push(runDeclarationsSuite(celFunctions, DECLARATION_MINORS));
   if (runs('types')) results.push(runTypesSuite(version.minor, options.types, options.seed, applyLiterals));
+  if (runs('eval')) results.push(runEvalSuite(evalCases(celFunctions(`1.${version.minor - 1}`), options.eval, options.seed), version.minor));
 
   const all: Disagreement[] = results.flatMap((r) => disagreements(r, known));
   for (const r of results) {
@@ -208,7 +216,7 @@ async function main(): Promise<number> {
   // Entries are checked for staleness on the run CI makes (other seeds and sizes draw other cases).
   const isDefaultRun = options.seed === DEFAULT_SEED && options.manifests === 5000 && options.cel === 3000 && options.emulatedManifests === 300
     && options.reviews === DEFAULT_REVIEWS && options.objects === DEFAULT_OBJECTS && options.types === DEFAULT_TYPES
-    && options.defaults === DEFAULT_DEFAULTS && !options.only;
+    && options.defaults === DEFAULT_DEFAULTS && options.eval === DEFAULT_EVAL && !options.only;
   const stale = isDefaultRun ? known.stale(results.map((r) => r.suite)) : [];
   for (const s of stale) console.log(`stale entry in known-differences.json (covers nothing): [${s.suite}] ${s.case}`);
   if (options.report) {
@@ -221,7 +229,7 @@ async function main(): Promise<number> {
     const agree = outcomes.filter((o) => o.verdictAgrees).length;
     return `${suite} ${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`;
   };
-  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}, ${summary('defaults')}`);
+  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}, ${summary('defaults')}, ${summary('eval')}`);
   return unknown.length > 0 || stale.length > 0 ? 1 : 0;
 }
 

@@ -15,6 +15,9 @@ export interface CaseOutcome {
   readonly messageAgrees?: boolean;
   readonly auditAgrees?: boolean;
   readonly mutationAgrees?: boolean;
+  /** Evaluations, when both compile: the value or the runtime error, and the cost. */
+  readonly valueAgrees?: boolean;
+  readonly costAgrees?: boolean;
   readonly library: string;
   readonly apiserver: string;
 }
@@ -38,7 +41,7 @@ export interface Disagreement {
   readonly known: boolean;
 }
 
-export type DisagreementKind = 'verdict' | 'location' | 'warning' | 'code' | 'message' | 'audit' | 'mutation';
+export type DisagreementKind = 'verdict' | 'location' | 'warning' | 'code' | 'message' | 'audit' | 'mutation' | 'value' | 'cost';
 
 /** The first way a case disagrees, in this order. */
 function disagreementKind(o: CaseOutcome): DisagreementKind | undefined {
@@ -49,6 +52,8 @@ function disagreementKind(o: CaseOutcome): DisagreementKind | undefined {
   if (o.warningsAgree === false) return 'warning';
   if (o.auditAgrees === false) return 'audit';
   if (o.mutationAgrees === false) return 'mutation';
+  if (o.valueAgrees === false) return 'value';
+  if (o.costAgrees === false) return 'cost';
   return undefined;
 }
 

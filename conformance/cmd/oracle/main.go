@@ -42,7 +42,15 @@ func main() {
 	celFunctions := flag.String("cel-functions", "", "print the CEL function overloads for new expressions at this compatibility version (1.N) as JSON, and exit")
 	celTypes := flag.Bool("cel-types", false, "print the CEL type of every built-in kind as the policy type checker declares it, as JSON, and exit")
 	typeChecks := flag.Bool("type-check", false, "type-check validation expressions read from stdin (JSON lines) as kube-controller-manager's policy type checker does, and exit")
+	evaluations := flag.Bool("cel-eval", false, "evaluate validation expressions read from stdin (JSON lines) as the validating admission policy plugin does, and exit")
 	flag.Parse()
+	if *evaluations {
+		if err := runEvaluations(); err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *typeChecks {
 		if err := runTypeChecks(); err != nil {
 			fmt.Fprintln(os.Stderr, "oracle:", err)
