@@ -2,9 +2,9 @@
 import { CostBudget, metered, PER_CALL_EXCEEDED, RUNTIME_COST_BUDGET } from './cost-meter';
 import { compileProgram, CompiledExpression, storableType } from '../cel/checker';
 import { setDataKey } from '../cel/data-keys';
-import { objectLiteralTypeName, withObjectLiteralTypeName } from '../cel/struct-literals';
 import { environmentKey, EnvironmentSpec, TypedVariable } from '../cel/environment';
 import { celErrorText } from '../cel/runtime-errors';
+import { objectLiteralTypeName, withObjectLiteralTypeName } from '../cel/struct-literals';
 import { ExpressionField } from '../validation/expression-field';
 import type * as wire from '../wire/admissionregistration';
 
