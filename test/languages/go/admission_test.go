@@ -213,7 +213,10 @@ func TestPolicyTesterMutatedObject(t *testing.T) {
 	}
 	patched := result.PatchedObject.(object)
 	expectEqual(t, patched["metadata"].(object)["labels"], object{"app": "web", "team": "shop"})
-	expectEqual(t, patched["spec"], podSpec)
+	// Defaulted as a cluster defaults it before and after each mutation.
+	spec := patched["spec"].(object)
+	expectEqual(t, spec["containers"].([]interface{})[0].(object)["image"], "shop/web:1.2.3")
+	expectEqual(t, spec["restartPolicy"], "Always")
 
 	untouched := cdk8sadmission.PolicyTester_FromChart(NewReplicaLimitChart(cdk8s.Testing_App(nil), "admission"), nil).Review(create(deployment(1)))
 	expectEqual(t, untouched.PatchedObject, nil)

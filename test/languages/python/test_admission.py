@@ -169,7 +169,9 @@ def test_policy_tester_mutated_object():
     result = tester.review(operation=Operation.CREATE, object=pod)
     assert result.allowed
     assert result.patched_object["metadata"]["labels"] == {"app": "web", "team": "shop"}
-    assert result.patched_object["spec"] == pod["spec"]
+    # Defaulted as a cluster defaults it before and after each mutation.
+    assert result.patched_object["spec"]["containers"][0]["image"] == "shop/web:1.2.3"
+    assert result.patched_object["spec"]["restartPolicy"] == "Always"
 
     untouched = PolicyTester.from_chart(ReplicaLimitChart(cdk8s.Testing.app(), "admission"))
     assert untouched.review(operation=Operation.CREATE, object=deployment(1)).patched_object is None
