@@ -25,7 +25,7 @@ export function constantFoldingError(root: CelNode, env: CelEnvironment): string
         const [name, args] = node.args as [string, CelNode[]];
         // Every argument is visited, so that conversions nested anywhere below are folded too.
         const argsConstant = args.map(isConstant);
-        if (error || !CONVERSIONS.has(name) || args.length !== 1 || !argsConstant[0]) return false;
+        if (error || !TYPE_CONVERSIONS.has(name) || args.length !== 1 || !argsConstant[0]) return false;
         error = evaluationError(env, node);
         return error === undefined;
       }
@@ -38,8 +38,11 @@ export function constantFoldingError(root: CelNode, env: CelEnvironment): string
   return error;
 }
 
-// `dyn` too: `bool(dyn(null))` is a conversion of a constant (overloads.IsTypeConversionFunction).
-const CONVERSIONS: ReadonlySet<string> = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'uint']);
+/**
+ * cel-go's type conversion functions (overloads.IsTypeConversionFunction), which its planner
+ * evaluates on constants: `dyn` and `type` too (`bool(dyn(null))` fails when the program is made).
+ */
+export const TYPE_CONVERSIONS: ReadonlySet<string> = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
 const MENTIONS_CONVERSION = /\b(bool|bytes|double|duration|int|string|timestamp|uint)\s*\(/;
 
 function evaluationError(env: CelEnvironment, node: CelNode): string | undefined {

@@ -4,9 +4,8 @@ import { installAdmissionTypes, NAMESPACE_TYPE, REQUEST_TYPE } from './libraries
 import { AUTHORIZER_TYPE } from './libraries/authz';
 import { MUTATION_TYPES } from './libraries/mutation-types';
 import { installLogicalOperators } from './logical-operators';
-import { installNanOrdering } from './nan-ordering';
 import { installNullableTypes } from './nullable-types';
-import { installOpaqueEquality } from './opaque-equality';
+import { installOperandRules } from './operand-rules';
 import { installOperatorChains } from './operator-chains';
 import { installStructLiterals } from './struct-literals';
 import { isAvailable, librariesFor } from './version-gates';
@@ -74,8 +73,7 @@ function versionEnvironment(minor: number): CelEnvironment {
     installOperatorChains();
     installLogicalOperators();
     installNullableTypes();
-    installNanOrdering();
-    installOpaqueEquality();
+    installOperandRules();
     env = new engine.Environment({
       unlistedVariablesAreDyn: false,
       // Checked after type-checking instead (ast-validators.ts), as cel-go does, so that

@@ -8,9 +8,10 @@ import { CelChecker, CelEvaluator, CelNode, CelScope, CelType, engine } from './
  *   compile, as on the apiserver, and are true only when both sides are null (cel-go's
  *   heterogeneous equality);
  * - a variable of such a type may hold null (the apiserver's `namespaceObject` of a cluster-scoped
- *   request, or in a match condition), where the engine insists on the declared type.
+ *   request, or in a match condition), where the engine insists on the declared type;
+ * - a ternary's null branch joins the other branch's type when it is such a type (below).
  */
-export function isLegacyNullable(type: CelType | undefined): boolean {
+function isLegacyNullable(type: CelType | undefined): boolean {
   return type !== undefined && (type.kind === 'message' || type.kind === 'optional');
 }
 
@@ -48,9 +49,35 @@ function withNullableValue(evaluate: Evaluate): Evaluate {
   };
 }
 
+/**
+ * A branch of null joins the other branch's type when that type is one cel-go keeps nullable
+ * (checker/types.go isLegacyNullable: messages, opaque values such as optionals and quantities,
+ * durations, timestamps), which the engine refuses to unify. A primitive, list, map or type with
+ * null stays an error, as on the apiserver: a 1.37 apiserver refuses
+ * `object.spec.replicas > 50 ? 'replicas: ' + string(object.spec.replicas) : null` with "found no
+ * matching overload for '_?_:_' applied to '(bool, string, null)'" (measured; the eval suite draws
+ * a ternary of null with every type).
+ */
+function installNullableTernary(): void {
+  const ternary = engine.OPERATORS['?:'] as { check: (chk: CelChecker, ast: any, ctx: CelScope) => CelType };
+  const check = ternary.check;
+  ternary.check = function checkTernary(chk: CelChecker, ast: any, ctx: CelScope): CelType {
+    try {
+      return check.call(this, chk, ast, ctx);
+    } catch (e) {
+      const left: CelType | undefined = ast.left?.checkedType;
+      const right: CelType | undefined = ast.right?.checkedType;
+      if ((e as { code?: string }).code !== 'incompatible_ternary_branches' || !left || !right) throw e;
+      if (right.name === 'null' && isLegacyNullable(left)) return left;
+      if (left.name === 'null' && isLegacyNullable(right)) return right;
+      throw e;
+    }
+  };
+}
+
 let installed = false;
 
-/** Extends the engine's `==` and `!=` checks and its variable reads (once per process). */
+/** Extends the engine's `==` and `!=` checks, its ternary check and its variable reads (once per process). */
 export function installNullableTypes(): void {
   if (installed) return;
   installed = true;
@@ -60,4 +87,5 @@ export function installNullableTypes(): void {
   }
   const id = engine.OPERATORS.id as { evaluate: Evaluate };
   id.evaluate = withNullableValue(id.evaluate);
+  installNullableTernary();
 }

@@ -1,6 +1,5 @@
 import { setDataKey } from './data-keys';
 import { CelChecker, CelEvaluator, CelNode, CelScope, CelType, engine } from './engine';
-import { isLegacyNullable } from './nullable-types';
 import { installOptionalEntries } from './optional-entries';
 
 /**
@@ -110,37 +109,10 @@ const STRUCT_OPERATOR = {
 
 let installed = false;
 
-/**
- * A branch of null joins the other branch's type when that type is one cel-go keeps nullable
- * (checker/types.go isLegacyNullable: messages, opaque values such as optionals and quantities,
- * durations, timestamps), which the engine refuses to unify. A primitive, list, map or type with
- * null stays an error, as on the apiserver: a 1.37 apiserver refuses
- * `object.spec.replicas > 50 ? 'replicas: ' + string(object.spec.replicas) : null` with "found no
- * matching overload for '_?_:_' applied to '(bool, string, null)'" (measured; the eval suite draws
- * a ternary of null with every type).
- */
-function installNullableTernary(): void {
-  const ternary = engine.OPERATORS['?:'] as { check: (chk: CelChecker, ast: any, ctx: CelScope) => CelType };
-  const check = ternary.check;
-  ternary.check = function checkTernary(chk: CelChecker, ast: any, ctx: CelScope): CelType {
-    try {
-      return check.call(this, chk, ast, ctx);
-    } catch (e) {
-      const left: CelType | undefined = ast.left?.checkedType;
-      const right: CelType | undefined = ast.right?.checkedType;
-      if ((e as { code?: string }).code !== 'incompatible_ternary_branches' || !left || !right) throw e;
-      if (right.name === 'null' && isLegacyNullable(left)) return left;
-      if (left.name === 'null' && isLegacyNullable(right)) return right;
-      throw e;
-    }
-  };
-}
-
 /** Extends the engine's parser with message literals (once per process). */
 export function installStructLiterals(): void {
   if (installed) return;
   installed = true;
-  installNullableTernary();
   installOptionalEntries();
   const proto = engine.Parser.prototype;
   const parsePrimary = proto.parsePrimary;

@@ -9,6 +9,7 @@
 // cel-go's macro expansion for each iteration.
 import { celSize, RegisteredFunctionCosts } from './function-costs';
 import { children } from '../cel/ast-walk';
+import { TYPE_CONVERSIONS } from '../cel/constant-folding';
 import { CelNode, engine } from '../cel/engine';
 import { INTERNAL_NAMES } from '../cel/routes';
 
@@ -85,8 +86,6 @@ function isText(value: unknown): boolean {
   return typeof value === 'string' || value instanceof Uint8Array;
 }
 
-/** cel-go's type conversion functions (overloads.IsTypeConversionFunction). */
-const CONVERSIONS: ReadonlySet<string> = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
 const PLANNED_CONSTANT = Symbol('celPlannedConstant');
 /** Type names, which cel-go resolves to constants when it checks an expression (`type(x) == int`). */
 const TYPE_IDENTIFIERS: ReadonlySet<string> = new Set(['bool', 'bytes', 'double', 'int', 'list', 'map', 'null_type', 'string', 'type', 'uint']);
@@ -114,7 +113,7 @@ function plannedConstant(ast: Node): boolean {
       break;
     case 'call': {
       const [name, args] = ast.args as [string, Node[]];
-      constant = CONVERSIONS.has(name) && args.length === 1 && plannedConstant(args[0]);
+      constant = TYPE_CONVERSIONS.has(name) && args.length === 1 && plannedConstant(args[0]);
       break;
     }
     case 'in': {

@@ -41,7 +41,10 @@ export interface PluginRequest {
 
 export interface MutatingPlugin {
   readonly name: AdmissionPlugin;
-  /** The resources it acts on (`group/resource`, core `/resource`): requests for others it leaves alone. */
+  /**
+   * The resources it acts on (`group/resource`, core `/resource`): it is run for requests of those
+   * only (default-plugins.ts), so `admit` need not check the resource again.
+   */
   readonly resources: readonly string[];
   /** Changes the request's object in place; throws when the apiserver would refuse the request. */
   admit(request: PluginRequest): void;
@@ -57,7 +60,7 @@ function enumKey(plugin: AdmissionPlugin): string {
   return Object.entries(AdmissionPlugin).find(([, v]) => v === plugin)![0];
 }
 
-/** Whether a request is for a resource proper (not a subresource) of the group and resource. */
-export function isFor(request: PluginRequest, group: string, resource: string): boolean {
-  return request.group === group && request.resource === resource && request.subResource === '';
+/** Whether a request is for the resource proper, not one of its subresources. */
+export function isMainResource(request: PluginRequest): boolean {
+  return request.subResource === '';
 }

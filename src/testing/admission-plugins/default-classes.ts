@@ -1,4 +1,4 @@
-import { AdmissionPlugin, isFor, MutatingPlugin, PluginRequest } from './admission-plugin';
+import { AdmissionPlugin, isMainResource, MutatingPlugin, PluginRequest } from './admission-plugin';
 import { GoObject, isNil, isObject, objectAt } from '../defaulting/go-values';
 
 /**
@@ -11,7 +11,7 @@ export const DEFAULT_STORAGE_CLASS: MutatingPlugin = {
   name: AdmissionPlugin.DEFAULT_STORAGE_CLASS,
   resources: ['/persistentvolumeclaims'],
   admit(request: PluginRequest) {
-    if (request.operation !== 'CREATE' || !isFor(request, '', 'persistentvolumeclaims')) return;
+    if (request.operation !== 'CREATE' || !isMainResource(request)) return;
     const pvc = request.object;
     const annotations = isObject(pvc.metadata?.annotations) ? pvc.metadata.annotations : {};
     if (!isNil(pvc.spec?.storageClassName) || 'volume.beta.kubernetes.io/storage-class' in annotations) return;
@@ -30,7 +30,7 @@ export const DEFAULT_INGRESS_CLASS: MutatingPlugin = {
   name: AdmissionPlugin.DEFAULT_INGRESS_CLASS,
   resources: ['networking.k8s.io/ingresses'],
   admit(request: PluginRequest) {
-    if (request.operation !== 'CREATE' || !isFor(request, 'networking.k8s.io', 'ingresses')) return;
+    if (request.operation !== 'CREATE' || !isMainResource(request)) return;
     const ingress = request.object;
     if (!isNil(ingress.spec?.ingressClassName)) return;
     if (isObject(ingress.metadata?.annotations) && 'kubernetes.io/ingress.class' in ingress.metadata.annotations) return;
@@ -47,10 +47,8 @@ export const STORAGE_OBJECT_IN_USE_PROTECTION: MutatingPlugin = {
   name: AdmissionPlugin.STORAGE_OBJECT_IN_USE_PROTECTION,
   resources: ['/persistentvolumes', '/persistentvolumeclaims'],
   admit(request: PluginRequest) {
-    if (request.operation !== 'CREATE') return;
-    const finalizer = isFor(request, '', 'persistentvolumes') ? 'kubernetes.io/pv-protection'
-      : isFor(request, '', 'persistentvolumeclaims') ? 'kubernetes.io/pvc-protection' : undefined;
-    if (!finalizer) return;
+    if (request.operation !== 'CREATE' || !isMainResource(request)) return;
+    const finalizer = request.resource === 'persistentvolumes' ? 'kubernetes.io/pv-protection' : 'kubernetes.io/pvc-protection';
     const metadata = objectAt(request.object, 'metadata');
     const finalizers: string[] = Array.isArray(metadata.finalizers) ? metadata.finalizers : [];
     if (!finalizers.includes(finalizer)) metadata.finalizers = [...finalizers, finalizer];
@@ -62,7 +60,7 @@ export const TAINT_NODES_BY_CONDITION: MutatingPlugin = {
   name: AdmissionPlugin.TAINT_NODES_BY_CONDITION,
   resources: ['/nodes'],
   admit(request: PluginRequest) {
-    if (request.operation !== 'CREATE' || !isFor(request, '', 'nodes')) return;
+    if (request.operation !== 'CREATE' || !isMainResource(request)) return;
     const spec = objectAt(request.object, 'spec');
     const taints: GoObject[] = Array.isArray(spec.taints) ? spec.taints : [];
     // Taint.MatchTaint: the same key and effect.

@@ -1,4 +1,4 @@
-import { AdmissionPlugin, isFor, MutatingPlugin, PluginRequest } from './admission-plugin';
+import { AdmissionPlugin, isMainResource, MutatingPlugin, PluginRequest } from './admission-plugin';
 import { GoObject, isObject, objectAt } from '../defaulting/go-values';
 
 /**
@@ -12,7 +12,7 @@ export const LIMIT_RANGER: MutatingPlugin = {
   name: AdmissionPlugin.LIMIT_RANGER,
   resources: ['/pods'],
   admit(request: PluginRequest) {
-    if (request.operation !== 'CREATE' || !isFor(request, '', 'pods')) return;
+    if (request.operation !== 'CREATE' || !isMainResource(request)) return;
     if (request.oldObject && !isNilish(request.oldObject.metadata?.deletionTimestamp)) return;
     const ranges = request.objectsOf('/LimitRange').filter((lr) => (lr.metadata?.namespace ?? '') === request.namespace);
     for (const range of ranges) {

@@ -1,4 +1,4 @@
-import { AdmissionPlugin, isFor, missingObject, MutatingPlugin, PluginRequest } from './admission-plugin';
+import { AdmissionPlugin, isMainResource, missingObject, MutatingPlugin, PluginRequest } from './admission-plugin';
 import { GoObject, isNil, isObject, len, objectAt } from '../defaulting/go-values';
 
 /** The PriorityClasses every apiserver creates (pkg/apis/scheduling SystemPriorityClasses). */
@@ -17,7 +17,7 @@ export const PRIORITY: MutatingPlugin = {
   name: AdmissionPlugin.PRIORITY,
   resources: ['/pods'],
   admit(request: PluginRequest) {
-    if (!isFor(request, '', 'pods')) return;
+    if (!isMainResource(request)) return;
     const spec = objectAt(request.object, 'spec');
     if (request.operation === 'UPDATE') {
       const old = isObject(request.oldObject?.spec) ? request.oldObject.spec : {};
@@ -67,7 +67,7 @@ export const DEFAULT_TOLERATION_SECONDS: MutatingPlugin = {
   name: AdmissionPlugin.DEFAULT_TOLERATION_SECONDS,
   resources: ['/pods'],
   admit(request: PluginRequest) {
-    if (!isFor(request, '', 'pods') || (request.operation !== 'CREATE' && request.operation !== 'UPDATE')) return;
+    if (!isMainResource(request) || (request.operation !== 'CREATE' && request.operation !== 'UPDATE')) return;
     const spec = objectAt(request.object, 'spec');
     const tolerations: GoObject[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
     const tolerates = (key: string) => tolerations.some((t) => (t?.key === key || len(t?.key) === 0) && (t?.effect === 'NoExecute' || len(t?.effect) === 0));
@@ -88,7 +88,7 @@ export const RUNTIME_CLASS: MutatingPlugin = {
   name: AdmissionPlugin.RUNTIME_CLASS,
   resources: ['/pods'],
   admit(request: PluginRequest) {
-    if (request.operation !== 'CREATE' || !isFor(request, '', 'pods')) return;
+    if (request.operation !== 'CREATE' || !isMainResource(request)) return;
     const spec = objectAt(request.object, 'spec');
     if (isNil(spec.runtimeClassName)) return;
     const runtimeClass = request.objectsOf('node.k8s.io/RuntimeClass').find((rc) => rc.metadata?.name === spec.runtimeClassName);

@@ -16,7 +16,7 @@ export const SERVICE_ACCOUNT: MutatingPlugin = {
   name: AdmissionPlugin.SERVICE_ACCOUNT,
   resources: ['/pods'],
   admit(request: PluginRequest) {
-    if (request.operation !== 'CREATE' || request.group !== '' || request.resource !== 'pods') return;
+    if (request.operation !== 'CREATE') return;
     if (request.subResource !== '' && request.subResource !== 'ephemeralcontainers') return;
     const pod = request.object;
     // Mirror pods are not mutated.
