@@ -20,6 +20,7 @@ export { AdmissionPlugin } from './testing/admission-plugins/admission-plugin';
 export { AdmissionRequest, GroupVersionResource, UserInfo } from './testing/admission-request';
 export { AdmissionResult, PolicyDenial } from './testing/admission-result';
 export { Permission } from './testing/permissions';
+export { MatchMiss, PolicyMatch } from './testing/policy-match';
 export { PolicyTester, PolicyTesterOptions } from './testing/policy-tester';
 export { AuditAnnotation, IValidatingPolicy, ValidatingPolicy, ValidatingPolicyProps, Validation } from './validating-policy';
 export { ValidatingPolicyBinding, ValidatingPolicyBindingOptions, ValidatingPolicyBindingProps } from './validating-policy-binding';

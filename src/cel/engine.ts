@@ -148,3 +148,27 @@ interface EngineModule {
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const engine: EngineModule = require('../../vendor/cel-engine.cjs');
+
+/** The evaluator's `run`, which evaluates every node of a program but its root. */
+export interface EvaluatorPrototype {
+  run(ast: CelNode, ctx: unknown): unknown;
+}
+
+let evaluator: EvaluatorPrototype | undefined;
+
+/**
+ * The prototype of the engine's evaluator, whose `run` the cost meter and the evaluation trace
+ * wrap. The evaluator calls `ast.evaluate(evaluator, ast, ctx)` on a program's root: a probe on
+ * the root reveals the evaluator's class.
+ */
+export function evaluatorPrototype(): EvaluatorPrototype {
+  if (evaluator) return evaluator;
+  const probe = new engine.Environment().parse('1');
+  (probe.ast as unknown as { evaluate: (ev: object) => unknown }).evaluate = (ev: object) => {
+    evaluator = Object.getPrototypeOf(ev);
+    return BigInt(1);
+  };
+  probe();
+  if (!evaluator) throw new Error('the CEL engine\'s evaluator was not found');
+  return evaluator;
+}

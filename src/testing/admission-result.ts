@@ -1,3 +1,5 @@
+import { PolicyMatch } from './policy-match';
+
 /** One validation that denied a request. */
 export interface PolicyDenial {
   /** The name of the policy (ValidatingAdmissionPolicy, or MutatingAdmissionPolicy for a failed mutation). */
@@ -33,6 +35,11 @@ export interface AdmissionResult {
   readonly warnings: string[];
   /** The audit annotations recorded: `<policy>/<key>` and `validation.policy.admission.k8s.io/validation_failure`. */
   readonly auditAnnotations: { [key: string]: string };
+  /**
+   * For every policy and each of its bindings, whether the policy acted on the request and, if
+   * not, the first reason: mutating policies first, then validating ones, each in name order.
+   */
+  readonly policies: PolicyMatch[];
   /**
    * The object after the mutating policies (defaulted, as the apiserver defaults it after each
    * mutation), when any mutated it.

@@ -5,6 +5,7 @@ import { setDataKey } from '../cel/data-keys';
 import { environmentKey, EnvironmentSpec, TypedVariable } from '../cel/environment';
 import { celErrorText } from '../cel/runtime-errors';
 import { objectLiteralTypeName, withObjectLiteralTypeName } from '../cel/struct-literals';
+import { EvaluationTrace, outcomeOf, traced } from './explain/evaluation-trace';
 import { ExpressionField } from '../validation/expression-field';
 import type * as wire from '../wire/admissionregistration';
 
@@ -30,6 +31,13 @@ export type Evaluation =
 /** The apiserver's error when a binding evaluation runs out of its budget. */
 export const BUDGET_EXCEEDED = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
+/**
+ * Told of every expression a scope evaluates, with the path of its field in the policy
+ * (`spec.validations[0].expression`), its CEL value or error, and the trace of its nodes (absent
+ * when it did not compile or the budget was spent before it ran).
+ */
+export type ExpressionObserver = (path: string, expression: string, outcome: Evaluation, trace: EvaluationTrace | undefined) => void;
+
 /** One policy evaluation's expressions: variables are evaluated lazily, at most once. */
 export class EvaluationScope {
   private readonly cache = new Map<string, Evaluation>();
@@ -43,6 +51,7 @@ export class EvaluationScope {
     private readonly hasParams: boolean,
     private readonly activation: Activation,
     private readonly budget: CostBudget,
+    private readonly observer?: ExpressionObserver,
   ) {
     this.typed = variableTypes(variables, hasParams, minor);
     variables.forEach((v, i) => {
@@ -62,12 +71,12 @@ export class EvaluationScope {
    * matcher evaluates them without the namespace).
    */
   public forMatchConditions(budget: CostBudget): EvaluationScope {
-    return new EvaluationScope(this.minor, this.variables, this.hasParams, { ...this.activation, namespaceObject: null }, budget);
+    return new EvaluationScope(this.minor, this.variables, this.hasParams, { ...this.activation, namespaceObject: null }, budget, this.observer);
   }
 
-  /** The expression's value as JSON (ints as numbers), or its error. */
-  public evaluate(expression: string, field: ExpressionField): Evaluation {
-    const result = this.run(expression, field, this.typed);
+  /** The expression's value as JSON (ints as numbers), or its error; `path` is its field's, for the observer. */
+  public evaluate(expression: string, field: ExpressionField, path: string): Evaluation {
+    const result = this.run(expression, field, this.typed, path);
     return 'error' in result ? result : { value: fromCel(result.value) };
   }
 
@@ -77,7 +86,7 @@ export class EvaluationScope {
    * with the apiserver's values.
    */
   public evaluateCel(expression: string): Evaluation {
-    return this.run(expression, ExpressionField.VARIABLE, this.typed);
+    return this.run(expression, ExpressionField.VARIABLE, this.typed, undefined);
   }
 
   /** The activation as CEL values, converted once per scope. */
@@ -98,21 +107,45 @@ export class EvaluationScope {
     const v = this.variables[index];
     const cached = this.cache.get(v.name);
     if (cached) return cached;
-    const result = this.run(v.expression, ExpressionField.VARIABLE, this.typed.slice(0, index));
+    const result = this.run(v.expression, ExpressionField.VARIABLE, this.typed.slice(0, index), `spec.variables[${index}].expression`);
     this.cache.set(v.name, result);
     return result;
   }
 
-  private run(expression: string, field: ExpressionField, variables: readonly TypedVariable[]): Evaluation {
+  private run(expression: string, field: ExpressionField, variables: readonly TypedVariable[], path: string | undefined): Evaluation {
     const usesVariables = field !== ExpressionField.MATCH_CONDITION && variables.length > 0;
     const spec = { field, hasParams: this.hasParams, variables: usesVariables ? variables : NO_VARIABLES, minor: this.minor };
     const compiled = program(expression, spec);
-    if (!compiled.program) return { error: `compilation error: ${compiled.errors.join('; ')}`, compilation: true };
-    if (this.budget.remaining <= 0) return { error: BUDGET_EXCEEDED };
+    const observer = path === undefined ? undefined : this.observer;
+    if (!compiled.program) {
+      const failed = { error: `compilation error: ${compiled.errors.join('; ')}`, compilation: true };
+      observer?.(path!, expression, failed, undefined);
+      return failed;
+    }
+    if (this.budget.remaining <= 0) {
+      observer?.(path!, expression, { error: BUDGET_EXCEEDED }, undefined);
+      return { error: BUDGET_EXCEEDED };
+    }
+    const base = this.context();
+    const context = usesVariables ? { ...base, variables: this.variablesObject } : base;
+    const root = compiled.program.ast;
+    const evaluate = () => metered(this.budget, root, () => compiled.program!(context));
+    if (!observer) return this.settle(evaluate);
+    let trace: EvaluationTrace | undefined;
+    const result = this.settle(() => {
+      trace = traced(root, evaluate);
+      const outcome = outcomeOf(trace);
+      if (outcome.failed) throw outcome.error;
+      return outcome.value;
+    });
+    observer(path!, expression, result, trace);
+    return result;
+  }
+
+  /** The value of an evaluation, or its error as the apiserver words it (running out of the budget is one error for the whole binding). */
+  private settle(evaluate: () => unknown): Evaluation {
     try {
-      const base = this.context();
-      const context = usesVariables ? { ...base, variables: this.variablesObject } : base;
-      return { value: metered(this.budget, compiled.program.ast, () => compiled.program!(context)) };
+      return { value: evaluate() };
     } catch (e) {
       return { error: this.budget.remaining <= 0 && celErrorText(e) === PER_CALL_EXCEEDED ? BUDGET_EXCEEDED : celErrorText(e) };
     }
@@ -174,8 +207,9 @@ export class CelRuntime {
   /** A scope for one binding evaluation, spending from `budget` (a fresh RuntimeCELCostBudget by default). */
   public scope(
     variables: readonly wire.Variable[], hasParams: boolean, activation: Activation, budget = new CostBudget(RUNTIME_COST_BUDGET),
+    observer?: ExpressionObserver,
   ): EvaluationScope {
-    return new EvaluationScope(this.minor, variables, hasParams, activation, budget);
+    return new EvaluationScope(this.minor, variables, hasParams, activation, budget, observer);
   }
 }
 

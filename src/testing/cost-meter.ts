@@ -10,7 +10,7 @@
 import { celSize, RegisteredFunctionCosts } from './function-costs';
 import { children } from '../cel/ast-walk';
 import { TYPE_CONVERSIONS } from '../cel/constant-folding';
-import { CelNode, engine } from '../cel/engine';
+import { CelNode, engine, evaluatorPrototype } from '../cel/engine';
 import { INTERNAL_NAMES } from '../cel/routes';
 
 /** Per-expression limit (PerCallLimit). */
@@ -444,17 +444,9 @@ function failedStepCost(ast: Node, price: Pricing, error: unknown, values: unkno
 function install(): void {
   if (installed) return;
   installed = true;
-  const probe = new engine.Environment().parse('1');
-  let prototype: { run(ast: unknown, ctx: unknown): unknown } | undefined;
-  // The evaluator calls `ast.evaluate(evaluator, ast, ctx)`: a probe on the root reveals the evaluator's class.
-  (probe.ast as unknown as { evaluate: (ev: object) => unknown }).evaluate = (ev: object) => {
-    prototype = Object.getPrototypeOf(ev);
-    return BigInt(1);
-  };
-  probe();
-  if (!prototype) throw new Error('cannot meter CEL evaluation: the engine evaluator was not found');
+  const prototype = evaluatorPrototype();
   const run = prototype.run;
-  prototype.run = function (this: unknown, ast: Node, ctx: unknown) {
+  prototype.run = function (this: unknown, ast: CelNode, ctx: unknown) {
     const meter = active;
     if (!meter) return run.call(this, ast, ctx);
     const price = pricing(ast);

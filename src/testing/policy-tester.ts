@@ -1,4 +1,5 @@
 import { Chart } from 'cdk8s';
+import { AdmissionKind } from '../admission-kind';
 import { CelAuthorizer } from '../cel/libraries/authz';
 import { Operation } from '../enums';
 import { AdmissionPlugin } from './admission-plugins/admission-plugin';
@@ -14,9 +15,11 @@ import { applyMutation, ObjectSchema } from './apply-mutation';
 import { Activation, BUDGET_EXCEEDED, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
 import { checkAdmissible, checkDecodable, checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
-import { matchResourcesMatch, RequestAttributes } from './matching';
+import { MatchLog } from './match-log';
+import { matchResourcesMismatch, Mismatch, RequestAttributes } from './matching';
 import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
+import { MatchMiss } from './policy-match';
 import { builtInResource, groupVersionKind } from './resource-table';
 import { resourceRoot } from './structured-merge';
 import { ExpressionField } from '../validation/expression-field';
@@ -69,10 +72,6 @@ function denial(
 }
 
 interface Named<T> { readonly metadata?: { readonly name?: string }; readonly spec?: T }
-type Vap = Named<wire.ValidatingAdmissionPolicySpec>;
-type Vapb = Named<wire.ValidatingAdmissionPolicyBindingSpec>;
-type Map_ = Named<wire.MutatingAdmissionPolicySpec>;
-type Mapb = Named<wire.MutatingAdmissionPolicyBindingSpec>;
 
 /** One evaluation of a mutating policy: a binding that matches, with one of its params. */
 interface MutatingInvocation {
@@ -151,21 +150,62 @@ export class PolicyTester {
     const kind = this.kindOfResource(given);
     const oldObject = checked.oldObject === undefined || checked.oldObject === null ? undefined : pipeline.stored(checked.oldObject, kind);
     let object = checked.object === undefined || checked.object === null ? undefined : pipeline.defaulted(checked.object, kind);
+    const log = new MatchLog();
     // The apiserver runs no API-defined policy on the policies and bindings themselves, so that no
     // policy can lock itself in (policy/generic/plugin.go); webhook configurations are not exempt.
     if (isAdmissionPolicyResource(given)) {
       const admitted = object ? pipeline.forValidation(given.operation, object, oldObject, true) : undefined;
-      return { allowed: true, denials: [], warnings: [], auditAnnotations: {}, ...(admitted ? { admittedObject: admitted } : {}) };
+      this.missEveryPolicy(log, MatchMiss.EXEMPT, 'the apiserver runs no admission policy on admission policies and their bindings');
+      const policies = log.list();
+      return { allowed: true, denials: [], warnings: [], auditAnnotations: {}, policies, ...(admitted ? { admittedObject: admitted } : {}) };
     }
     if (object) object = pipeline.afterPlugins(given, object, oldObject);
     const request: AdmissionRequest = { ...checked, object, oldObject };
-    const mutated = this.mutate(request, object, pipeline, (o) => pipeline.afterPlugins(given, o, oldObject));
+    const mutated = this.mutate(request, object, pipeline, (o) => pipeline.afterPlugins(given, o, oldObject), log);
     // A denial by a mutating policy ends admission: validating policies do not run.
-    if (mutated.denials.length > 0) return { allowed: false, denials: mutated.denials, warnings: [], auditAnnotations: {} };
+    if (mutated.denials.length > 0) {
+      this.missEveryPolicy(log, MatchMiss.NOT_REACHED, 'a mutating policy denied the request before validating policies ran',
+        AdmissionKind.VALIDATING_ADMISSION_POLICY);
+      return { allowed: false, denials: mutated.denials, warnings: [], auditAnnotations: {}, policies: log.list() };
+    }
     // The object the mutating policies left is the caller's (patchedObject) only when they changed it.
     const admitted = mutated.object ? pipeline.forValidation(given.operation, mutated.object as GoObject, oldObject, !mutated.changed) : undefined;
-    const result = this.validate({ ...request, object: admitted }, this.attributes({ ...request, object: admitted }), admitted);
-    return { ...result, ...(admitted ? { admittedObject: admitted } : {}), ...(mutated.changed ? { patchedObject: mutated.object } : {}) };
+    const result = this.validate({ ...request, object: admitted }, this.attributes({ ...request, object: admitted }), admitted, log);
+    return {
+      ...result,
+      policies: log.list(),
+      ...(admitted ? { admittedObject: admitted } : {}),
+      ...(mutated.changed ? { patchedObject: mutated.object } : {}),
+    };
+  }
+
+  /** Records every (policy, binding) of a kind, or of both, as not acting, for one reason. */
+  private missEveryPolicy(log: MatchLog, miss: MatchMiss, reason: string, only?: AdmissionKind): void {
+    const kinds = [
+      [AdmissionKind.MUTATING_ADMISSION_POLICY, 'MutatingAdmissionPolicyBinding'],
+      [AdmissionKind.VALIDATING_ADMISSION_POLICY, 'ValidatingAdmissionPolicyBinding'],
+    ] as const;
+    for (const [kind, bindingKind] of kinds) {
+      if (only !== undefined && only !== kind) continue;
+      this.eachBinding<unknown>(kind, bindingKind, log, (_spec, policy, binding) => log.missed(kind, policy, binding, miss, reason));
+    }
+  }
+
+  /**
+   * Calls `visit` for each binding of each policy of a kind, in name order, and records a policy
+   * that no binding names as such (the apiserver evaluates a policy only through its bindings).
+   */
+  private eachBinding<S>(
+    kind: AdmissionKind.VALIDATING_ADMISSION_POLICY | AdmissionKind.MUTATING_ADMISSION_POLICY, bindingKind: string, log: MatchLog,
+    visit: (spec: S, policyName: string, bindingName: string, binding: Named<any>) => void,
+  ): void {
+    const bindings = this.of<Named<{ policyName?: string }>>(bindingKind);
+    for (const policy of this.of<Named<S>>(kind)) {
+      const policyName = policy.metadata?.name ?? '';
+      const own = bindings.filter((b) => b.spec?.policyName === policyName);
+      if (own.length === 0) log.missed(kind, policyName, undefined, MatchMiss.NO_BINDING, `no ${bindingKind} names policy '${policyName}'`);
+      for (const binding of own) visit((policy.spec ?? {}) as S, policyName, binding.metadata?.name ?? '', binding);
+    }
   }
 
   /** The kind of the request's resource, for an object that does not say its own. */
@@ -270,17 +310,28 @@ export class PolicyTester {
    * under `Fail` deny the request at the end of the pass they happen in.
    */
   private mutate(
-    request: AdmissionRequest, input: unknown, pipeline: ObjectPipeline, reinvokePlugins: (object: GoObject) => GoObject,
+    request: AdmissionRequest, input: unknown, pipeline: ObjectPipeline, reinvokePlugins: (object: GoObject) => GoObject, log: MatchLog,
   ): { object: unknown; changed: boolean; denials: PolicyDenial[] } {
     // The apiserver calls no patcher when there is no object (DELETE, some CONNECT).
-    if (input === undefined || input === null) return { object: input, changed: false, denials: [] };
+    if (input === undefined || input === null) {
+      const a = this.attributes(request);
+      this.eachBinding<wire.MutatingAdmissionPolicySpec>(AdmissionKind.MUTATING_ADMISSION_POLICY, 'MutatingAdmissionPolicyBinding', log,
+        (spec, policyName, bindingName, binding) => {
+          if (this.logMismatch(log, AdmissionKind.MUTATING_ADMISSION_POLICY, spec, policyName, bindingName, binding, a)) return;
+          log.missed(AdmissionKind.MUTATING_ADMISSION_POLICY, policyName, bindingName, MatchMiss.NOT_REACHED,
+            `the ${a.operation} request has no object: the apiserver runs no mutating policy on it`);
+        });
+      return { object: input, changed: false, denials: [] };
+    }
     let object: unknown = input;
     const pass = (reinvoke: ReadonlySet<string> | undefined) => {
       const denials: PolicyDenial[] = [];
       const ranIfNeeded = new Set<string>();
       let applied = false;
       const a = this.attributes({ ...request, object });
-      for (const invocation of this.mutatingInvocations(a, denials)) {
+      // What acted is the first pass's: reinvocation runs only invocations that acted then.
+      const passLog = reinvoke ? undefined : log;
+      for (const invocation of this.mutatingInvocations(a, denials, passLog)) {
         const { spec, policyName, bindingName, key } = invocation;
         const fail = (message: string, reason: string, mutationIndex?: number) =>
           denyMutation(denials, spec, policyName, bindingName, message, reason, mutationIndex);
@@ -288,12 +339,15 @@ export class PolicyTester {
         const scopeFor = () => this.runtime.scope(spec.variables ?? [], invocation.hasParams,
           { ...this.activation(request, a, object), ...(invocation.hasParams ? { params: invocation.param ?? null } : {}) });
         let scope = scopeFor();
-        if (!this.conditionsHold(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m, 'Invalid'))) continue;
+        const conditions = this.matchConditions(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m, 'Invalid'));
+        if (passLog) logConditions(passLog, AdmissionKind.MUTATING_ADMISSION_POLICY, policyName, bindingName, conditions);
+        if (!conditions.holds) continue;
         if (reinvoke && !reinvoke.has(key)) continue;
         (spec.mutations ?? []).forEach((mutation, i) => {
           const jsonPatch = mutation.patchType === 'JSONPatch';
           const expression = (jsonPatch ? mutation.jsonPatch?.expression : mutation.applyConfiguration?.expression) ?? '';
-          const value = scope.evaluate(expression, jsonPatch ? ExpressionField.JSON_PATCH : ExpressionField.APPLY_CONFIGURATION);
+          const value = scope.evaluate(expression, jsonPatch ? ExpressionField.JSON_PATCH : ExpressionField.APPLY_CONFIGURATION,
+            `spec.mutations[${i}].${jsonPatch ? 'jsonPatch' : 'applyConfiguration'}.expression`);
           if ('error' in value) return fail(errorMessage(expression, value), 'Invalid', i);
           let next: unknown;
           try {
@@ -342,25 +396,20 @@ export class PolicyTester {
    * The (policy, binding, param) invocations of the mutating policies that match a request, in
    * name order; configuration errors (missing params) are added to `denials` under `Fail`.
    */
-  private mutatingInvocations(a: RequestAttributes, denials: PolicyDenial[]): MutatingInvocation[] {
+  private mutatingInvocations(a: RequestAttributes, denials: PolicyDenial[], log: MatchLog | undefined): MutatingInvocation[] {
     const out: MutatingInvocation[] = [];
-    const bindings = this.of<Mapb>('MutatingAdmissionPolicyBinding');
-    for (const policy of this.of<Map_>('MutatingAdmissionPolicy')) {
-      const spec = policy.spec ?? {};
-      const policyName = policy.metadata?.name ?? '';
-      for (const binding of bindings.filter((b) => b.spec?.policyName === policyName)) {
-        if (!this.policyApplies(spec, binding.spec?.matchResources, a)) continue;
-        const bindingName = binding.metadata?.name ?? '';
-        const configurationError = (message: string) =>
-          denyMutation(denials, spec, policyName, bindingName, `failed to configure binding: ${message}`, 'Forbidden');
+    const kind = AdmissionKind.MUTATING_ADMISSION_POLICY;
+    this.eachBinding<wire.MutatingAdmissionPolicySpec>(kind, 'MutatingAdmissionPolicyBinding', log ?? new MatchLog(),
+      (spec, policyName, bindingName, binding) => {
+        if (this.logMismatch(log, kind, spec, policyName, bindingName, binding, a)) return;
         const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace, paramKindNamespaced(spec.paramKind));
-        if (params.kind === 'notFound') {
-          if (params.action === 'Deny') configurationError(NO_PARAMS);
-          continue;
-        }
-        if (params.kind === 'error') {
-          configurationError(params.message);
-          continue;
+        if (params.kind === 'notFound' || params.kind === 'error') {
+          if (params.kind === 'error' || params.action === 'Deny') {
+            const message = params.kind === 'error' ? params.message : NO_PARAMS;
+            denyMutation(denials, spec, policyName, bindingName, `failed to configure binding: ${message}`, 'Forbidden');
+          }
+          if (log) logMissingParams(log, kind, policyName, bindingName, params, spec.failurePolicy !== 'Ignore');
+          return;
         }
         const hasParams = params.kind === 'objects';
         for (const param of hasParams ? params.objects : [undefined]) {
@@ -368,107 +417,128 @@ export class PolicyTester {
           const key = JSON.stringify([policyName, bindingName, meta?.namespace ?? '', meta?.name ?? '']);
           out.push({ spec, policyName, bindingName, hasParams, param, key });
         }
-      }
-    }
+      });
     return out;
   }
 
-  private validate(request: AdmissionRequest, a: RequestAttributes, object: unknown): Omit<AdmissionResult, 'patchedObject'> {
-    const denials: PolicyDenial[] = [];
-    const warnings: string[] = [];
-    const auditAnnotations: { [key: string]: string } = {};
-    const auditFailures: object[] = [];
+  private validate(request: AdmissionRequest, a: RequestAttributes, object: unknown, log: MatchLog): Omit<AdmissionResult, 'patchedObject' | 'policies'> {
+    const decision: ValidatingDecision = { denials: [], warnings: [], auditAnnotations: {}, auditFailures: [] };
     const base = this.activation(request, a, object);
-    for (const policy of this.of<Vap>('ValidatingAdmissionPolicy')) {
-      const spec = policy.spec ?? {};
-      const policyName = policy.metadata?.name ?? '';
-      for (const binding of this.of<Vapb>('ValidatingAdmissionPolicyBinding').filter((b) => b.spec?.policyName === policyName)) {
-        if (!this.policyApplies(spec, binding.spec?.matchResources, a)) continue;
-        const bindingName = binding.metadata?.name ?? '';
-        const actions = binding.spec?.validationActions ?? [];
-        const name = `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}'`;
-        const fail = (validationMessage: string, reason: string, expressionIndex?: number) => {
-          if (actions.includes('Deny')) denials.push(denial(name, policyName, bindingName, validationMessage, reason, expressionIndex));
-          // The apiserver's warning recorder drops a text it already has (several params, the same failure).
-          const warning = `Validation failed for ${name}: ${validationMessage}`;
-          if (actions.includes('Warn') && !warnings.includes(warning)) warnings.push(warning);
-          if (actions.includes('Audit')) {
-            auditFailures.push({
-              message: validationMessage,
-              policy: policyName,
-              binding: bindingName,
-              // A failure that is not a validation's (a match condition's error) is the policy's only decision.
-              expressionIndex: expressionIndex ?? 0,
-              validationActions: actions,
-            });
-          }
-        };
-        // Configuration errors and audit-annotation errors deny whatever the validationActions (under Fail).
-        const deny = (validationMessage: string) => denials.push(denial(name, policyName, bindingName, validationMessage, 'Invalid'));
-        const failsClosed = spec.failurePolicy !== 'Ignore';
-        const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace, paramKindNamespaced(spec.paramKind));
-        if (params.kind === 'notFound') {
-          if (params.action === 'Deny' && failsClosed) deny(`failed to configure binding: ${NO_PARAMS}`);
-          continue;
+    const kind = AdmissionKind.VALIDATING_ADMISSION_POLICY;
+    this.eachBinding<wire.ValidatingAdmissionPolicySpec>(kind, 'ValidatingAdmissionPolicyBinding', log, (spec, policyName, bindingName, binding) => {
+      if (this.logMismatch(log, kind, spec, policyName, bindingName, binding, a)) return;
+      const actions: string[] = binding.spec?.validationActions ?? [];
+      const failsClosed = spec.failurePolicy !== 'Ignore';
+      const params = resolveParams(spec.paramKind, binding.spec?.paramRef, this.manifests, a.namespace, paramKindNamespaced(spec.paramKind));
+      if (params.kind === 'notFound' || params.kind === 'error') {
+        // A configuration error denies whatever the validationActions (under Fail).
+        if (failsClosed && (params.kind === 'error' || params.action === 'Deny')) {
+          const message = params.kind === 'error' ? params.message : NO_PARAMS;
+          decision.denials.push(denial(validatingWho(policyName, bindingName), policyName, bindingName, `failed to configure binding: ${message}`, 'Invalid'));
         }
-        if (params.kind === 'error') {
-          if (failsClosed) deny(`failed to configure binding: ${params.message}`);
-          continue;
-        }
-        const hasParams = params.kind === 'objects';
-        for (const param of hasParams ? params.objects : [undefined]) {
-          const activation = hasParams ? { ...base, params: param ?? null } : base;
-          const scope = this.runtime.scope(spec.variables ?? [], hasParams, activation);
-          if (!this.conditionsHold(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m, 'Invalid'))) continue;
-          // Failures are reported once every validation ran: running out of the binding's budget
-          // makes the whole evaluation one error, and the failures before it are not reported.
-          const failures: Array<() => void> = [];
-          let outOfBudget = false;
-          for (const [i, v] of (spec.validations ?? []).entries()) {
-            const result = scope.evaluate(v.expression, ExpressionField.VALIDATION);
-            if ('error' in result && result.error === BUDGET_EXCEEDED) {
-              outOfBudget = true;
-              break;
-            }
-            if ('error' in result) {
-              if (failsClosed) failures.push(() => fail(errorMessage(v.expression, result), 'Invalid', i));
-            } else if (result.value !== true) {
-              const message = this.messageFor(v, scope);
-              failures.push(() => fail(message, v.reason ?? 'Invalid', i));
-            }
-          }
-          if (outOfBudget) {
-            if (failsClosed) fail(BUDGET_EXCEEDED, 'Invalid');
-          } else {
-            failures.forEach((report) => report());
-          }
-          for (const annotation of spec.auditAnnotations ?? []) {
-            const result = scope.evaluate(annotation.valueExpression, ExpressionField.AUDIT_ANNOTATION_VALUE);
-            if ('error' in result) {
-              if (failsClosed) deny(errorMessage(annotation.valueExpression, result));
-              continue;
-            }
-            if (typeof result.value === 'string' && result.value.trim() !== '') {
-              // One value per param; distinct values from several params are joined, as the apiserver does.
-              const key = `${policyName}/${annotation.key}`;
-              const values = new Set((auditAnnotations[key] ?? '').split(', ').filter((x) => x !== ''));
-              values.add(result.value.trim());
-              auditAnnotations[key] = [...values].join(', ');
-            }
-          }
-        }
+        logMissingParams(log, kind, policyName, bindingName, params, failsClosed);
+        return;
       }
-    }
+      const hasParams = params.kind === 'objects';
+      for (const param of hasParams ? params.objects : [undefined]) {
+        const scope = this.runtime.scope(spec.variables ?? [], hasParams, hasParams ? { ...base, params: param ?? null } : base);
+        this.validateInvocation(spec, policyName, bindingName, actions, scope, decision, log);
+      }
+    });
+    const { denials, warnings, auditAnnotations, auditFailures } = decision;
     if (auditFailures.length > 0) auditAnnotations[AUDIT_FAILURE_KEY] = JSON.stringify(auditFailures);
     return { allowed: denials.length === 0, denials, warnings, auditAnnotations };
   }
 
-  /** The policy's own constraints and the binding's matchResources both select the request. */
-  private policyApplies(
-    spec: { matchConstraints?: wire.MatchResources } | undefined, bindingMatch: wire.MatchResources | undefined, a: RequestAttributes,
+  /**
+   * One evaluation of a validating policy (a binding with one of its params): match conditions,
+   * validations and audit annotations, reported through the binding's validationActions.
+   */
+  private validateInvocation(
+    spec: wire.ValidatingAdmissionPolicySpec, policyName: string, bindingName: string, actions: readonly string[],
+    scope: EvaluationScope, decision: ValidatingDecision, log: MatchLog,
+  ): void {
+    const name = validatingWho(policyName, bindingName);
+    const fail = (validationMessage: string, reason: string, expressionIndex?: number) => {
+      if (actions.includes('Deny')) decision.denials.push(denial(name, policyName, bindingName, validationMessage, reason, expressionIndex));
+      // The apiserver's warning recorder drops a text it already has (several params, the same failure).
+      const warning = `Validation failed for ${name}: ${validationMessage}`;
+      if (actions.includes('Warn') && !decision.warnings.includes(warning)) decision.warnings.push(warning);
+      if (actions.includes('Audit')) {
+        decision.auditFailures.push({
+          message: validationMessage,
+          policy: policyName,
+          binding: bindingName,
+          // A failure that is not a validation's (a match condition's error) is the policy's only decision.
+          expressionIndex: expressionIndex ?? 0,
+          validationActions: actions,
+        });
+      }
+    };
+    const failsClosed = spec.failurePolicy !== 'Ignore';
+    const conditions = this.matchConditions(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m, 'Invalid'));
+    logConditions(log, AdmissionKind.VALIDATING_ADMISSION_POLICY, policyName, bindingName, conditions);
+    if (!conditions.holds) return;
+    // Failures are reported once every validation ran: running out of the binding's budget
+    // makes the whole evaluation one error, and the failures before it are not reported.
+    const failures: Array<() => void> = [];
+    let outOfBudget = false;
+    for (const [i, v] of (spec.validations ?? []).entries()) {
+      const result = scope.evaluate(v.expression, ExpressionField.VALIDATION, `spec.validations[${i}].expression`);
+      if ('error' in result && result.error === BUDGET_EXCEEDED) {
+        outOfBudget = true;
+        break;
+      }
+      if ('error' in result) {
+        if (failsClosed) failures.push(() => fail(errorMessage(v.expression, result), 'Invalid', i));
+      } else if (result.value !== true) {
+        const message = this.messageFor(v, i, scope);
+        failures.push(() => fail(message, v.reason ?? 'Invalid', i));
+      }
+    }
+    if (outOfBudget) {
+      if (failsClosed) fail(BUDGET_EXCEEDED, 'Invalid');
+    } else {
+      failures.forEach((report) => report());
+    }
+    for (const [i, annotation] of (spec.auditAnnotations ?? []).entries()) {
+      const result = scope.evaluate(annotation.valueExpression, ExpressionField.AUDIT_ANNOTATION_VALUE, `spec.auditAnnotations[${i}].valueExpression`);
+      if ('error' in result) {
+        // An audit annotation's error denies whatever the validationActions (under Fail).
+        if (failsClosed) decision.denials.push(denial(name, policyName, bindingName, errorMessage(annotation.valueExpression, result), 'Invalid'));
+        continue;
+      }
+      if (typeof result.value === 'string' && result.value.trim() !== '') {
+        // One value per param; distinct values from several params are joined, as the apiserver does.
+        const key = `${policyName}/${annotation.key}`;
+        const values = new Set((decision.auditAnnotations[key] ?? '').split(', ').filter((x) => x !== ''));
+        values.add(result.value.trim());
+        decision.auditAnnotations[key] = [...values].join(', ');
+      }
+    }
+  }
+
+  /**
+   * Records why the policy's constraints or the binding's matchResources do not select the
+   * request, and says whether they did not.
+   */
+  private logMismatch(
+    log: MatchLog | undefined, kind: AdmissionKind.VALIDATING_ADMISSION_POLICY | AdmissionKind.MUTATING_ADMISSION_POLICY,
+    spec: { matchConstraints?: wire.MatchResources }, policyName: string, bindingName: string,
+    binding: Named<{ matchResources?: wire.MatchResources }>, a: RequestAttributes,
   ): boolean {
-    if (!spec?.matchConstraints || !matchResourcesMatch(spec.matchConstraints, a, true)) return false;
-    return !bindingMatch || matchResourcesMatch(bindingMatch, a, false);
+    const constraints = spec.matchConstraints;
+    const policyMiss: Mismatch | undefined = constraints
+      ? matchResourcesMismatch(constraints, a, true, 'spec.matchConstraints')
+      : { miss: 'Resource', field: 'spec.matchConstraints', reason: 'the policy has no spec.matchConstraints: it matches nothing' };
+    if (policyMiss) {
+      log?.mismatched(kind, policyName, bindingName, policyMiss, 'policy');
+      return true;
+    }
+    const bindingMatch = binding.spec?.matchResources;
+    const bindingMiss = bindingMatch ? matchResourcesMismatch(bindingMatch, a, false, 'spec.matchResources') : undefined;
+    if (bindingMiss) log?.mismatched(kind, policyName, bindingName, bindingMiss, 'binding');
+    return bindingMiss !== undefined;
   }
 
   /**
@@ -476,28 +546,32 @@ export class PolicyTester {
    * failurePolicy Ignore and fail the request under Fail, with every error (one as it is, several
    * as `[e1, e2]`, as the apiserver aggregates them).
    */
-  private conditionsHold(
+  private matchConditions(
     conditions: readonly wire.MatchCondition[], scope: EvaluationScope, failurePolicy: string | undefined, onError: (message: string) => void,
-  ): boolean {
+  ): ConditionOutcome {
     const errors: string[] = [];
+    let firstError: { field: string; reason: string } | undefined;
     const conditionScope = scope.forMatchConditions(new CostBudget(MATCH_CONDITIONS_BUDGET));
-    for (const c of conditions) {
-      const result = conditionScope.evaluate(c.expression, ExpressionField.MATCH_CONDITION);
+    for (const [i, c] of conditions.entries()) {
+      const result = conditionScope.evaluate(c.expression, ExpressionField.MATCH_CONDITION, `spec.matchConditions[${i}].expression`);
       if ('error' in result) {
-        errors.push(errorMessage(c.expression, result));
+        const message = errorMessage(c.expression, result);
+        errors.push(message);
+        firstError ??= { field: `spec.matchConditions[${i}]`, reason: `match condition '${c.name}' failed: ${message}` };
         continue;
       }
-      if (result.value !== true) return false;
+      if (result.value !== true) return { holds: false, denied: false, field: `spec.matchConditions[${i}]`, reason: `match condition '${c.name}' is false` };
     }
-    if (errors.length === 0) return true;
-    if (failurePolicy !== 'Ignore') onError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
-    return false;
+    if (errors.length === 0) return { holds: true };
+    if (failurePolicy === 'Ignore') return { holds: false, denied: false, field: firstError!.field, reason: `${firstError!.reason} (failurePolicy Ignore)` };
+    onError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+    return { holds: false, denied: true, ...firstError! };
   }
 
   /** messageExpression (a non-empty, one-line string of at most 5 KiB), else message, else `failed expression: ...`. */
-  private messageFor(v: wire.Validation, scope: EvaluationScope): string {
+  private messageFor(v: wire.Validation, index: number, scope: EvaluationScope): string {
     if (v.messageExpression) {
-      const result = scope.evaluate(v.messageExpression, ExpressionField.MESSAGE_EXPRESSION);
+      const result = scope.evaluate(v.messageExpression, ExpressionField.MESSAGE_EXPRESSION, `spec.validations[${index}].messageExpression`);
       if (!('error' in result) && typeof result.value === 'string') {
         const text = result.value.trim();
         if (text !== '' && !/[\r\n]/.test(text) && Buffer.byteLength(text) <= MAX_MESSAGE_BYTES) return text;
@@ -506,6 +580,49 @@ export class PolicyTester {
     if (v.message && v.message.trim() !== '') return v.message.trim();
     return `failed expression: ${v.expression.trim()}`;
   }
+}
+
+/** What a validating policy's invocations decide, gathered across bindings and params. */
+interface ValidatingDecision {
+  readonly denials: PolicyDenial[];
+  readonly warnings: string[];
+  readonly auditAnnotations: { [key: string]: string };
+  readonly auditFailures: object[];
+}
+
+/** How a binding's match conditions decide: all hold, or one is false or erred (and, under Fail, denied). */
+type ConditionOutcome =
+  | { readonly holds: true }
+  | { readonly holds: false; readonly denied: boolean; readonly field: string; readonly reason: string };
+
+type PolicyKind = AdmissionKind.VALIDATING_ADMISSION_POLICY | AdmissionKind.MUTATING_ADMISSION_POLICY;
+
+/** A policy acted when its conditions held, or when their errors denied the request. */
+function logConditions(log: MatchLog, kind: PolicyKind, policyName: string, bindingName: string, outcome: ConditionOutcome): void {
+  if (outcome.holds || outcome.denied) {
+    log.acted(kind, policyName, bindingName);
+  } else {
+    log.missed(kind, policyName, bindingName, MatchMiss.MATCH_CONDITION, `policy '${policyName}': ${outcome.reason}`, outcome.field);
+  }
+}
+
+/** A binding without its params acted when that denied the request (parameterNotFoundAction Deny, or a configuration error, under Fail). */
+function logMissingParams(
+  log: MatchLog, kind: PolicyKind, policyName: string, bindingName: string,
+  params: { readonly kind: 'notFound'; readonly action: string } | { readonly kind: 'error'; readonly message: string }, failsClosed: boolean,
+): void {
+  if (failsClosed && (params.kind === 'error' || params.action === 'Deny')) {
+    log.acted(kind, policyName, bindingName);
+  } else if (params.kind === 'error') {
+    log.missed(kind, policyName, bindingName, MatchMiss.PARAMS_NOT_FOUND, `binding '${bindingName}': ${params.message} (failurePolicy Ignore)`, 'spec.paramRef');
+  } else {
+    const why = params.action === 'Deny' ? 'failurePolicy Ignore' : 'parameterNotFoundAction Allow';
+    log.missed(kind, policyName, bindingName, MatchMiss.PARAMS_NOT_FOUND, `binding '${bindingName}': no params found for spec.paramRef (${why})`, 'spec.paramRef');
+  }
+}
+
+function validatingWho(policyName: string, bindingName: string): string {
+  return `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}'`;
 }
 
 function requestKind(request: AdmissionRequest, object: unknown) {

@@ -7,9 +7,12 @@
 import { Testing } from 'cdk8s';
 import { AdmissionResource, AdmissionResult, Operation, PolicyTester, ValidatingPolicy, ValidationAction } from '../../src';
 
-/** A result without the object the validating policies saw (new UID and time on each review). */
-function decision(result: AdmissionResult): Omit<AdmissionResult, 'admittedObject'> {
-  const { admittedObject, ...rest } = result;
+/**
+ * The decision alone: without the object the validating policies saw (new UID and time on each
+ * review); which policies acted is checked in policy-match.test.ts.
+ */
+function decision(result: AdmissionResult): Omit<AdmissionResult, 'admittedObject' | 'policies'> {
+  const { admittedObject, policies, ...rest } = result;
   return rest;
 }
 
