@@ -14,6 +14,8 @@ import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation, ObjectSchema } from './apply-mutation';
 import { Activation, BUDGET_EXCEEDED, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
+import { Explanation } from './explain/explanation';
+import { ReviewRecorder } from './explain/review-recorder';
 import { checkAdmissible, checkDecodable, checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
 import { MatchLog } from './match-log';
 import { matchResourcesMismatch, Mismatch, RequestAttributes } from './matching';
@@ -143,9 +145,30 @@ export class PolicyTester {
    * storage (system fields, the kind's strategy) before the validating policies see them.
    */
   public review(input: AdmissionRequest): AdmissionResult {
+    return this.run(input, undefined);
+  }
+
+  /**
+   * What admission control decides for `request`, and why, as text: the decision, then every
+   * policy and binding, with what kept it from acting or, for each of its evaluations, the value
+   * of each expression and, under an expression that was false or failed, its sub-expressions
+   * with their values. The request is reviewed exactly as `review` reviews it.
+   */
+  public explain(input: AdmissionRequest): string {
+    return this.explanation(input).text;
+  }
+
+  /** The explanation of `explain`, as data: the decision, each policy's match and the expressions it evaluated. */
+  public explanation(input: AdmissionRequest): Explanation {
+    const recorder = new ReviewRecorder();
+    return recorder.explanation(this.run(input, recorder));
+  }
+
+  private run(input: AdmissionRequest, recorder: ReviewRecorder | undefined): AdmissionResult {
     const checked = checkedRequest(input);
     checkDecodable(checked, this.minor, this.customResources);
     const given = this.attributes(checked);
+    recorder?.requested(requestLine(given, checked.userInfo?.username));
     const pipeline = new ObjectPipeline(this.minor, this.customResources, this.manifests, this.disabledPlugins, this.storedManifests, new Date());
     const kind = this.kindOfResource(given);
     const oldObject = checked.oldObject === undefined || checked.oldObject === null ? undefined : pipeline.stored(checked.oldObject, kind);
@@ -161,7 +184,7 @@ export class PolicyTester {
     }
     if (object) object = pipeline.afterPlugins(given, object, oldObject);
     const request: AdmissionRequest = { ...checked, object, oldObject };
-    const mutated = this.mutate(request, object, pipeline, (o) => pipeline.afterPlugins(given, o, oldObject), log);
+    const mutated = this.mutate(request, object, pipeline, (o) => pipeline.afterPlugins(given, o, oldObject), log, recorder);
     // A denial by a mutating policy ends admission: validating policies do not run.
     if (mutated.denials.length > 0) {
       this.missEveryPolicy(log, MatchMiss.NOT_REACHED, 'a mutating policy denied the request before validating policies ran',
@@ -170,7 +193,7 @@ export class PolicyTester {
     }
     // The object the mutating policies left is the caller's (patchedObject) only when they changed it.
     const admitted = mutated.object ? pipeline.forValidation(given.operation, mutated.object as GoObject, oldObject, !mutated.changed) : undefined;
-    const result = this.validate({ ...request, object: admitted }, this.attributes({ ...request, object: admitted }), admitted, log);
+    const result = this.validate({ ...request, object: admitted }, this.attributes({ ...request, object: admitted }), admitted, log, recorder);
     return {
       ...result,
       policies: log.list(),
@@ -311,6 +334,7 @@ export class PolicyTester {
    */
   private mutate(
     request: AdmissionRequest, input: unknown, pipeline: ObjectPipeline, reinvokePlugins: (object: GoObject) => GoObject, log: MatchLog,
+    recorder: ReviewRecorder | undefined,
   ): { object: unknown; changed: boolean; denials: PolicyDenial[] } {
     // The apiserver calls no patcher when there is no object (DELETE, some CONNECT).
     if (input === undefined || input === null) {
@@ -335,9 +359,12 @@ export class PolicyTester {
         const { spec, policyName, bindingName, key } = invocation;
         const fail = (message: string, reason: string, mutationIndex?: number) =>
           denyMutation(denials, spec, policyName, bindingName, message, reason, mutationIndex);
+        const observer = recorder && (!reinvoke || reinvoke.has(key))
+          ? recorder.evaluation(AdmissionKind.MUTATING_ADMISSION_POLICY, policyName, bindingName, invocation.param, reinvoke !== undefined)
+          : undefined;
         // Each mutation sees the object as the mutations before it left it.
         const scopeFor = () => this.runtime.scope(spec.variables ?? [], invocation.hasParams,
-          { ...this.activation(request, a, object), ...(invocation.hasParams ? { params: invocation.param ?? null } : {}) });
+          { ...this.activation(request, a, object), ...(invocation.hasParams ? { params: invocation.param ?? null } : {}) }, undefined, observer);
         let scope = scopeFor();
         const conditions = this.matchConditions(spec.matchConditions ?? [], scope, spec.failurePolicy, (m) => fail(m, 'Invalid'));
         if (passLog) logConditions(passLog, AdmissionKind.MUTATING_ADMISSION_POLICY, policyName, bindingName, conditions);
@@ -421,7 +448,9 @@ export class PolicyTester {
     return out;
   }
 
-  private validate(request: AdmissionRequest, a: RequestAttributes, object: unknown, log: MatchLog): Omit<AdmissionResult, 'patchedObject' | 'policies'> {
+  private validate(
+    request: AdmissionRequest, a: RequestAttributes, object: unknown, log: MatchLog, recorder: ReviewRecorder | undefined,
+  ): Omit<AdmissionResult, 'patchedObject' | 'policies'> {
     const decision: ValidatingDecision = { denials: [], warnings: [], auditAnnotations: {}, auditFailures: [] };
     const base = this.activation(request, a, object);
     const kind = AdmissionKind.VALIDATING_ADMISSION_POLICY;
@@ -441,7 +470,8 @@ export class PolicyTester {
       }
       const hasParams = params.kind === 'objects';
       for (const param of hasParams ? params.objects : [undefined]) {
-        const scope = this.runtime.scope(spec.variables ?? [], hasParams, hasParams ? { ...base, params: param ?? null } : base);
+        const observer = recorder?.evaluation(kind, policyName, bindingName, param, false);
+        const scope = this.runtime.scope(spec.variables ?? [], hasParams, hasParams ? { ...base, params: param ?? null } : base, undefined, observer);
         this.validateInvocation(spec, policyName, bindingName, actions, scope, decision, log);
       }
     });
@@ -619,6 +649,13 @@ function logMissingParams(
     const why = params.action === 'Deny' ? 'failurePolicy Ignore' : 'parameterNotFoundAction Allow';
     log.missed(kind, policyName, bindingName, MatchMiss.PARAMS_NOT_FOUND, `binding '${bindingName}': no params found for spec.paramRef (${why})`, 'spec.paramRef');
   }
+}
+
+/** `CREATE apps/v1 deployments/scale team-a/web by alice`. */
+function requestLine(a: RequestAttributes, username: string | undefined): string {
+  const resource = `${a.group ? `${a.group}/` : ''}${a.version} ${a.resource}${a.subResource ? `/${a.subResource}` : ''}`;
+  const name = a.namespace ? `${a.namespace}/${a.name}` : a.name;
+  return `${a.operation} ${resource}${name ? ` ${name}` : ''} by ${username ?? 'test-user'}`;
 }
 
 function validatingWho(policyName: string, bindingName: string): string {
