@@ -19,6 +19,7 @@ export { RolloutStage } from './rollout-stage';
 export { AdmissionPlugin } from './testing/admission-plugins/admission-plugin';
 export { AdmissionRequest, GroupVersionResource, UserInfo } from './testing/admission-request';
 export { AdmissionResult, PolicyDenial } from './testing/admission-result';
+export { DenialExpectation } from './testing/assertions';
 export { ExplainedEvaluation, ExplainedExpression, ExplainedPolicy, ExplainedStep, Explanation } from './testing/explain/explanation';
 export { Permission } from './testing/permissions';
 export { MatchMiss, PolicyMatch } from './testing/policy-match';

@@ -54,6 +54,7 @@ export const ADMISSION_REQUEST = struct('AdmissionRequest', ['operation:s', 'obj
   userInfo: USER_INFO, resource: GROUP_VERSION_RESOURCE,
 });
 const PERMISSION = struct('Permission', ['verbs:s[]', 'apiGroups:s[]', 'resources:s[]', 'namespaces:s[]', 'resourceNames:s[]', 'nonResourceUrls:s[]', 'users:s[]']);
+export const DENIAL_EXPECTATION = struct('DenialExpectation', ['policy:s', 'binding:s', 'message:s', 'messagePattern:s', 'reason:s', 'code:n']);
 export const POLICY_TESTER_OPTIONS = struct('PolicyTesterOptions', ['kubernetesVersion', 'disabledAdmissionPlugins:s[]'], { permissions: [PERMISSION] });
 
 /** Every shape, by the name of its interface (for the test that compares them). */
@@ -63,7 +64,7 @@ export const STRUCT_SHAPES: readonly StructShape[] = [
   VALIDATING_POLICY_BINDING_OPTIONS, VALIDATING_POLICY_BINDING_PROPS, MUTATING_POLICY_BINDING_OPTIONS, MUTATING_POLICY_BINDING_PROPS, WEBHOOK_OPTIONS,
   WEBHOOK_CONFIGURATION_PROPS, VALIDATING_WEBHOOK_CONFIGURATION_PROPS, MUTATING_WEBHOOK_CONFIGURATION_PROPS,
   ADMISSION_RESOURCE_OPTIONS, VALIDATION_PLUGIN_PROPS, VALIDATION_OPTIONS, USER_INFO, GROUP_VERSION_RESOURCE, ADMISSION_REQUEST, PERMISSION,
-  POLICY_TESTER_OPTIONS,
+  POLICY_TESTER_OPTIONS, DENIAL_EXPECTATION,
 ];
 
 export { checkStructKeys } from './validation/struct-shape';

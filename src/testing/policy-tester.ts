@@ -3,18 +3,22 @@ import { AdmissionKind } from '../admission-kind';
 import { CelAuthorizer } from '../cel/libraries/authz';
 import { Operation } from '../enums';
 import { AdmissionPlugin } from './admission-plugins/admission-plugin';
+import {
+  allowedFailure, auditedFailure, DenialExpectation, deniedFailure, matchedByFailure, mutatedFailure, noPolicyMatchedFailure, warnedFailure,
+} from './assertions';
 import { GoObject } from './defaulting/go-values';
 import { apiVersionOf, ObjectPipeline } from './object-pipeline';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
 import { BuiltinSchemas } from '../schemas/builtin-schemas';
 import { CustomResourceSchemas } from '../schemas/custom-resources';
-import { checkStructKeys, POLICY_TESTER_OPTIONS } from '../struct-keys';
+import { checkStructKeys, DENIAL_EXPECTATION, POLICY_TESTER_OPTIONS } from '../struct-keys';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation, ObjectSchema } from './apply-mutation';
 import { Activation, BUDGET_EXCEEDED, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
 import { Explanation } from './explain/explanation';
+import { withExplanation } from './explain/result-explanation';
 import { ReviewRecorder } from './explain/review-recorder';
 import { checkAdmissible, checkDecodable, checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
 import { MatchLog } from './match-log';
@@ -145,7 +149,59 @@ export class PolicyTester {
    * storage (system fields, the kind's strategy) before the validating policies see them.
    */
   public review(input: AdmissionRequest): AdmissionResult {
-    return this.run(input, undefined);
+    return withExplanation(this.run(input, undefined), () => this.explain(input));
+  }
+
+  /**
+   * Reviews `request` and fails, with its explanation, unless it is allowed and at least one
+   * policy acted on it: a request no policy matched is not "allowed by the policies"
+   * (`assertNoPolicyMatched` says that). Returns the result.
+   */
+  public assertAllowed(request: AdmissionRequest): AdmissionResult {
+    return this.asserted(request, (r) => allowedFailure(r));
+  }
+
+  /** Reviews `request` and fails, with its explanation, unless it is denied by a denial like `expected`. Returns the result. */
+  public assertDenied(request: AdmissionRequest, expected?: DenialExpectation): AdmissionResult {
+    if (expected !== undefined) checkStructKeys('assertDenied: expected', expected, DENIAL_EXPECTATION);
+    return this.asserted(request, (r) => deniedFailure(r, expected));
+  }
+
+  /** Reviews `request` and fails, with its explanation, unless a warning matches `messagePattern` (a JavaScript regular expression; any warning by default). */
+  public assertWarned(request: AdmissionRequest, messagePattern?: string): AdmissionResult {
+    return this.asserted(request, (r) => warnedFailure(r, messagePattern));
+  }
+
+  /** Reviews `request` and fails, with its explanation, unless the audit annotation `key` (`<policy>/<key>`) was recorded, matching `valuePattern` when given. */
+  public assertAudited(request: AdmissionRequest, key: string, valuePattern?: string): AdmissionResult {
+    return this.asserted(request, (r) => auditedFailure(r, key, valuePattern));
+  }
+
+  /**
+   * Reviews `request` and fails, with its explanation, unless the mutating policies changed the
+   * object so that it contains `expected`: a partial object (objects by the keys given, lists
+   * whole), or a JSON patch (a list of operations) whose add, replace and remove operations the
+   * mutated object satisfies.
+   */
+  public assertMutated(request: AdmissionRequest, expected: any): AdmissionResult {
+    return this.asserted(request, (r) => mutatedFailure(r, expected));
+  }
+
+  /** Reviews `request` and fails, with its explanation, unless `policy` (through `binding`, when given) acted on it. */
+  public assertMatchedBy(request: AdmissionRequest, policy: string, binding?: string): AdmissionResult {
+    return this.asserted(request, (r) => matchedByFailure(r, policy, binding));
+  }
+
+  /** Reviews `request` and fails, with its explanation, if any policy acted on it: the test says that no policy applies. */
+  public assertNoPolicyMatched(request: AdmissionRequest): AdmissionResult {
+    return this.asserted(request, (r) => noPolicyMatchedFailure(r));
+  }
+
+  private asserted(request: AdmissionRequest, failure: (result: AdmissionResult) => string | undefined): AdmissionResult {
+    const explanation = this.explanation(request);
+    const why = failure(explanation.result);
+    if (why !== undefined) throw new Error(`${why}\n\n${explanation.text}`);
+    return explanation.result;
   }
 
   /**
