@@ -1,4 +1,7 @@
-// Unit tests of the example app's policies: what a user writes next to their chart.
+// Unit tests of the example app's policies: what a user writes next to their chart. The matchers
+// come from cdk8s-admission/lib/jest, which a jest setup file loads once for every test file
+// (setupFilesAfterEnv); here, inside this repository, it is imported from the source.
+import '../src/jest';
 import { Testing } from 'cdk8s';
 import { PodDefaultsChart, ReplicaLimitChart } from './main';
 import { Operation, PolicyTester } from '../src';
@@ -14,27 +17,27 @@ describe('replica limit', () => {
   const tester = PolicyTester.fromChart(new ReplicaLimitChart(Testing.app(), 'admission'));
 
   test('admits deployments within the limit from the ConfigMap', () => {
-    expect(tester.review({ operation: Operation.CREATE, object: deployment(5) }).allowed).toBe(true);
+    expect(tester.review({ operation: Operation.CREATE, object: deployment(5) })).toBeAllowed();
   });
 
   test('denies more replicas, with the message users will see', () => {
-    const result = tester.review({ operation: Operation.CREATE, object: deployment(6) });
-    expect(result.allowed).toBe(false);
-    expect(result.denials.map((d) => d.message)).toEqual([
-      "ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: replicas must be at most 5",
-    ]);
+    expect(tester.review({ operation: Operation.CREATE, object: deployment(6) })).toBeDenied({
+      policy: 'replica-limit',
+      message: 'replicas must be at most 5',
+      code: 422,
+    });
   });
 
   test('leaves kube-system alone', () => {
     const system = { ...deployment(50), metadata: { name: 'coredns', namespace: 'kube-system' } };
-    expect(tester.review({ operation: Operation.UPDATE, object: system, oldObject: system }).allowed).toBe(true);
+    expect(tester.review({ operation: Operation.UPDATE, object: system, oldObject: system })).toMatchNoPolicy();
   });
 
   test('warns, but admits, pods with a :latest image', () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'debug', namespace: 'shop' }, spec: { containers: [{ name: 'sh', image: 'busybox:latest' }] } };
     const result = tester.review({ operation: Operation.CREATE, object: pod });
-    expect(result.allowed).toBe(true);
-    expect(result.warnings).toEqual(["Validation failed for ValidatingAdmissionPolicy 'no-latest-tag' with binding 'no-latest-tag': container images must be pinned, not ':latest'"]);
+    expect(result).toBeAllowed();
+    expect(result).toBeWarned("container images must be pinned, not ':latest'");
   });
 });
 
@@ -45,14 +48,15 @@ describe('pod defaults', () => {
   });
 
   test('injects the proxy sidecar and labels the pod, for pods that opt in', () => {
-    const result = tester.review({ operation: Operation.CREATE, object: pod({ 'example.com/inject-proxy': 'true' }) });
-    expect(result.patchedObject.spec.containers.map((c: any) => c.name)).toEqual(['app', 'proxy']);
-    expect(result.patchedObject.metadata.labels['example.com/proxied']).toBe('true');
+    expect(tester.review({ operation: Operation.CREATE, object: pod({ 'example.com/inject-proxy': 'true' }) })).toBeMutatedTo({
+      metadata: { labels: { 'example.com/proxied': 'true' } },
+      spec: { containers: [{ name: 'app' }, { name: 'proxy', image: 'registry.example.com/proxy:1.4.2' }] },
+    });
   });
 
   test('leaves other pods, and pods that already have a proxy, alone', () => {
-    expect(tester.review({ operation: Operation.CREATE, object: pod({}) }).patchedObject).toBeUndefined();
+    expect(tester.review({ operation: Operation.CREATE, object: pod({}) })).toMatchNoPolicy();
     const withProxy = pod({ 'example.com/inject-proxy': 'true' }, [{ name: 'proxy', image: 'proxy:0.9' }]);
-    expect(tester.review({ operation: Operation.CREATE, object: withProxy }).patchedObject).toBeUndefined();
+    expect(tester.review({ operation: Operation.CREATE, object: withProxy })).toMatchNoPolicy();
   });
 });

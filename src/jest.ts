@@ -71,7 +71,7 @@ function matcher(name: string, failures: (r: AdmissionResult, ...args: any[]) =>
       pass,
       message: () => {
         const explanation = explanationOf(result);
-        const head = `${this.utils.matcherHint(name, undefined, undefined, { isNot: this.isNot })}\n\n${why ?? ''}`;
+        const head = `${this.utils.matcherHint(name, undefined, args.length === 0 ? '' : undefined, { isNot: this.isNot })}\n\n${why ?? ''}`;
         return explanation === undefined ? head : `${head}\n\nExplanation:\n${explanation}`;
       },
     };
