@@ -2,7 +2,9 @@
  * The review suite: each scenario's configuration is installed in the real apiserver, its request
  * is sent with `dryRun=All`, and the answer is compared with `PolicyTester.review` of the same
  * manifests and request: the decision, the HTTP code, the messages, the warnings, the audit
- * annotations (from the audit log) and, for allowed requests, the object the apiserver would store.
+ * annotations (from the audit log), for allowed requests the object the apiserver would store,
+ * and the match verdicts (review-match-verdicts.ts): no policy the tester says did not act shows in
+ * the answer.
  *
  * Scenarios are installed in batches. A batch's Namespaces, params and stored objects are created
  * first (before any policy could see them), then its policies and bindings, then a sentinel pair
@@ -12,6 +14,7 @@
  */
 import { AuditLog } from './audit-log';
 import { Impersonation, mapConcurrently, Oracle, OracleResponse } from './oracle';
+import { matchDisagreements, participants } from './review-match-verdicts';
 import { ReviewScenario, ScenarioResource, SCOPE_LABEL } from './review-scenarios';
 import { CaseOutcome, percent, SuiteResult } from './suite';
 import { AdmissionResult, KubernetesVersion, Operation, Permission, PolicyTester } from '../../src';
@@ -247,6 +250,9 @@ interface ReviewOutcome extends CaseOutcome {
   readonly messageAgrees?: boolean;
   readonly auditAgrees?: boolean;
   readonly mutationAgrees?: boolean;
+  readonly matchAgrees?: boolean;
+  /** How many policies the apiserver's answer named (each checked against the tester's verdicts). */
+  readonly participantsNamed?: number;
   readonly mutating: boolean;
 }
 
@@ -267,8 +273,14 @@ function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Ans
     auditAnnotations: tester.auditAnnotations,
     object: tester.allowed ? tester.admittedObject : undefined,
   });
+  // The policies either side's answer names, against the tester's verdicts of which acted.
+  const testerAnswer = { messages, warnings: tester.warnings, auditAnnotations: tester.auditAnnotations };
+  const named = participants(answer);
+  const matchProblems = [...new Set([named, participants(testerAnswer)]
+    .flatMap((seen, i) => matchDisagreements(tester.policies, seen).map((d) => (i === 0 ? d : d.replace("the apiserver's", "the tester's")))))];
+  const matchAgrees = matchProblems.length === 0;
   const verdictAgrees = tester.allowed === answer.allowed;
-  const outcome = { ...base, library, verdictAgrees };
+  const outcome = { ...base, library: matchAgrees ? library : `${library} match verdicts: ${matchProblems.join(' | ')}`, verdictAgrees, matchAgrees, participantsNamed: named.length };
   if (!verdictAgrees) return outcome;
   const warningsAgree = JSON.stringify(sorted(tester.warnings)) === JSON.stringify(sorted(answer.warnings));
   const auditAgrees = JSON.stringify(auditShape(tester.auditAnnotations)) === JSON.stringify(auditShape(answer.auditAnnotations));
@@ -285,7 +297,7 @@ function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Ans
 }
 
 function disagrees(o: ReviewOutcome): boolean {
-  return !o.verdictAgrees || [o.codeAgrees, o.messageAgrees, o.warningsAgree, o.auditAgrees, o.mutationAgrees].includes(false);
+  return !o.verdictAgrees || [o.codeAgrees, o.messageAgrees, o.warningsAgree, o.auditAgrees, o.mutationAgrees, o.matchAgrees].includes(false);
 }
 
 /** A scenario that was not sent: the recorded review is no request the apiserver can receive, or it refused the object before admission. */
@@ -533,6 +545,7 @@ export async function runReviewSuite(
       ['warnings agree', rate((o) => o.warningsAgree)],
       ['audit annotations agree', rate((o) => o.auditAgrees)],
       ['mutations agree (allowed)', rate((o) => o.mutationAgrees)],
+      ['match verdicts agree', `${rate((o) => o.matchAgrees)}, ${outcomes.reduce((n, o) => n + (o.participantsNamed ?? 0), 0)} policies named by the answers`],
     ],
     notes: notSent.map((u) => `not sent: ${u.name.slice(0, 160)}: ${u.reason.slice(0, 300)}`),
   };
