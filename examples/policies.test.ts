@@ -1,10 +1,14 @@
 // Unit tests of the example app's policies: what a user writes next to their chart. The matchers
 // come from cdk8s-admission/lib/jest, which a jest setup file loads once for every test file
-// (setupFilesAfterEnv); here, inside this repository, it is imported from the source.
+// (setupFilesAfterEnv); here, inside this repository, it is imported from the source. Each tester
+// records coverage, and the suite fails unless it covered every binding, every outcome of every
+// match condition and validation, and every expression of its policies.
 import '../src/jest';
 import { Testing } from 'cdk8s';
 import { PodDefaultsChart, ReplicaLimitChart } from './main';
-import { Operation, PolicyTester } from '../src';
+import { CoverageThreshold, Operation, PolicyTester } from '../src';
+
+const EVERYTHING: CoverageThreshold = { bindings: 100, matchConditions: 100, validations: 100, expressions: 100 };
 
 const deployment = (replicas: number) => ({
   apiVersion: 'apps/v1',
@@ -14,7 +18,8 @@ const deployment = (replicas: number) => ({
 });
 
 describe('replica limit', () => {
-  const tester = PolicyTester.fromChart(new ReplicaLimitChart(Testing.app(), 'admission'));
+  const tester = PolicyTester.fromChart(new ReplicaLimitChart(Testing.app(), 'admission'), { coverage: true });
+  afterAll(() => expect(tester.coverage().thresholdFailures({ global: EVERYTHING })).toEqual([]));
 
   test('admits deployments within the limit from the ConfigMap', () => {
     expect(tester.review({ operation: Operation.CREATE, object: deployment(5) })).toBeAllowed();
@@ -33,16 +38,24 @@ describe('replica limit', () => {
     expect(tester.review({ operation: Operation.UPDATE, object: system, oldObject: system })).toMatchNoPolicy();
   });
 
+  const pod = (image: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'debug', namespace: 'shop' }, spec: { containers: [{ name: 'sh', image }] } });
+
   test('warns, but admits, pods with a :latest image', () => {
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'debug', namespace: 'shop' }, spec: { containers: [{ name: 'sh', image: 'busybox:latest' }] } };
-    const result = tester.review({ operation: Operation.CREATE, object: pod });
+    const result = tester.review({ operation: Operation.CREATE, object: pod('busybox:latest') });
     expect(result).toBeAllowed();
     expect(result).toBeWarned("container images must be pinned, not ':latest'");
+  });
+
+  test('admits pods with pinned images without a warning', () => {
+    const result = tester.review({ operation: Operation.CREATE, object: pod('busybox:1.36') });
+    expect(result).toBeAllowed();
+    expect(result).not.toBeWarned();
   });
 });
 
 describe('pod defaults', () => {
-  const tester = PolicyTester.fromChart(new PodDefaultsChart(Testing.app(), 'pod-defaults'));
+  const tester = PolicyTester.fromChart(new PodDefaultsChart(Testing.app(), 'pod-defaults'), { coverage: true });
+  afterAll(() => expect(tester.coverage().thresholdFailures({ global: EVERYTHING })).toEqual([]));
   const pod = (labels: { [key: string]: string }, containers = [{ name: 'app', image: 'shop/app:1.0.0' }]) => ({
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop', labels }, spec: { containers },
   });

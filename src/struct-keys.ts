@@ -55,7 +55,10 @@ export const ADMISSION_REQUEST = struct('AdmissionRequest', ['operation:s', 'obj
 });
 const PERMISSION = struct('Permission', ['verbs:s[]', 'apiGroups:s[]', 'resources:s[]', 'namespaces:s[]', 'resourceNames:s[]', 'nonResourceUrls:s[]', 'users:s[]']);
 export const DENIAL_EXPECTATION = struct('DenialExpectation', ['policy:s', 'binding:s', 'message:s', 'messagePattern:s', 'reason:s', 'code:n']);
-export const POLICY_TESTER_OPTIONS = struct('PolicyTesterOptions', ['kubernetesVersion', 'disabledAdmissionPlugins:s[]'], { permissions: [PERMISSION] });
+export const POLICY_TESTER_OPTIONS = struct('PolicyTesterOptions', ['kubernetesVersion', 'disabledAdmissionPlugins:s[]', 'coverage:b'], { permissions: [PERMISSION] });
+export const COVERAGE_THRESHOLD = struct('CoverageThreshold', ['bindings:n', 'matchConditions:n', 'validations:n', 'expressions:n', 'branches:n']);
+/** `policies` maps names to CoverageThreshold: each is checked against COVERAGE_THRESHOLD where it is read. */
+export const COVERAGE_THRESHOLDS = struct('CoverageThresholds', ['policies'], { global: COVERAGE_THRESHOLD });
 
 /** Every shape, by the name of its interface (for the test that compares them). */
 export const STRUCT_SHAPES: readonly StructShape[] = [
@@ -64,7 +67,7 @@ export const STRUCT_SHAPES: readonly StructShape[] = [
   VALIDATING_POLICY_BINDING_OPTIONS, VALIDATING_POLICY_BINDING_PROPS, MUTATING_POLICY_BINDING_OPTIONS, MUTATING_POLICY_BINDING_PROPS, WEBHOOK_OPTIONS,
   WEBHOOK_CONFIGURATION_PROPS, VALIDATING_WEBHOOK_CONFIGURATION_PROPS, MUTATING_WEBHOOK_CONFIGURATION_PROPS,
   ADMISSION_RESOURCE_OPTIONS, VALIDATION_PLUGIN_PROPS, VALIDATION_OPTIONS, USER_INFO, GROUP_VERSION_RESOURCE, ADMISSION_REQUEST, PERMISSION,
-  POLICY_TESTER_OPTIONS, DENIAL_EXPECTATION,
+  POLICY_TESTER_OPTIONS, DENIAL_EXPECTATION, COVERAGE_THRESHOLD, COVERAGE_THRESHOLDS,
 ];
 
 export { checkStructKeys } from './validation/struct-shape';

@@ -10,7 +10,7 @@ import { admissionMatchers } from '../src/jest';
 
 const root = path.join(__dirname, '..');
 const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('### Tests that say why'), readme.indexOf('### Reviewed as a cluster sees it'));
+const section = readme.slice(readme.indexOf('### Tests that say why'), readme.indexOf('### Policy coverage'));
 
 function fencedBlock(language: string, firstLine: string): string {
   const block = [...section.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))]

@@ -2,6 +2,7 @@
 import { CostBudget, metered, PER_CALL_EXCEEDED, RUNTIME_COST_BUDGET } from './cost-meter';
 import { compileProgram, CompiledExpression, storableType } from '../cel/checker';
 import { setDataKey } from '../cel/data-keys';
+import { CelNode } from '../cel/engine';
 import { environmentKey, EnvironmentSpec, TypedVariable } from '../cel/environment';
 import { celErrorText } from '../cel/runtime-errors';
 import { objectLiteralTypeName, withObjectLiteralTypeName } from '../cel/struct-literals';
@@ -210,6 +211,19 @@ export class CelRuntime {
     observer?: ExpressionObserver,
   ): EvaluationScope {
     return new EvaluationScope(this.minor, variables, hasParams, activation, budget, observer);
+  }
+
+  /**
+   * The syntax tree of an expression of a policy as its evaluation compiles it (the variables
+   * before `variableIndex` in scope for a variable's), or undefined when it does not compile.
+   */
+  public syntaxTree(
+    expression: string, field: ExpressionField, variables: readonly wire.Variable[], hasParams: boolean, variableIndex?: number,
+  ): CelNode | undefined {
+    const typed = variableTypes(variables, hasParams, this.minor);
+    const visible = variableIndex === undefined ? typed : typed.slice(0, variableIndex);
+    const usesVariables = field !== ExpressionField.MATCH_CONDITION && visible.length > 0;
+    return program(expression, { field, hasParams, variables: usesVariables ? visible : NO_VARIABLES, minor: this.minor }).program?.ast;
   }
 }
 

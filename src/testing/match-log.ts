@@ -1,10 +1,9 @@
 // The record of which policies acted on a review and why the others did not: filled in as the
 // dispatchers decide it, so that it costs nothing the review does not compute anyway.
-import { AdmissionKind } from '../admission-kind';
 import type { Mismatch } from './matching';
 import { MatchMiss, PolicyMatch } from './policy-match';
+import type { PolicyKind } from './review-observer';
 
-type PolicyKind = AdmissionKind.VALIDATING_ADMISSION_POLICY | AdmissionKind.MUTATING_ADMISSION_POLICY;
 
 export class MatchLog {
   private readonly entries = new Map<string, PolicyMatch>();

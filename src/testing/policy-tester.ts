@@ -17,6 +17,9 @@ import { AdmissionResult, PolicyDenial } from './admission-result';
 import { applyMutation, ObjectSchema } from './apply-mutation';
 import { Activation, BUDGET_EXCEEDED, CelRuntime, EvaluationScope } from './cel-runtime';
 import { CostBudget, MATCH_CONDITIONS_BUDGET } from './cost-meter';
+import { CoverageRecorder } from './coverage/coverage-recorder';
+import { PolicyCoverage } from './coverage/policy-coverage';
+import { runCoverage } from './coverage/run-coverage';
 import { Explanation } from './explain/explanation';
 import { withExplanation } from './explain/result-explanation';
 import { ReviewRecorder } from './explain/review-recorder';
@@ -27,6 +30,7 @@ import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
 import { MatchMiss } from './policy-match';
 import { builtInResource, groupVersionKind } from './resource-table';
+import { PolicyKind, ReviewObserver } from './review-observer';
 import { resourceRoot } from './structured-merge';
 import { ExpressionField } from '../validation/expression-field';
 import type * as wire from '../wire/admissionregistration';
@@ -44,6 +48,15 @@ export interface PolicyTesterOptions {
    * @default - nothing: every authorizer check returns "no opinion" (`allowed()` is false)
    */
   readonly permissions?: Permission[];
+
+  /**
+   * Whether reviews record what they cover of the policies (`PolicyTester.coverage()`): the
+   * bindings that act, the outcomes of match conditions and validations, the expressions
+   * evaluated and the CEL branches taken. It costs time per review (each expression's evaluation
+   * is traced).
+   * @default - off, unless the jest coverage setup (`cdk8s-admission/lib/jest-coverage`) turned it on for the run
+   */
+  readonly coverage?: boolean;
 
   /**
    * Default mutating admission plugins the cluster runs without (its `--disable-admission-plugins`).
@@ -128,6 +141,8 @@ export class PolicyTester {
   private readonly disabledPlugins: ReadonlySet<AdmissionPlugin>;
   /** The manifests as stored (defaulted), by `group/Kind`, for the admission plugins. */
   private readonly storedManifests = new Map<string, GoObject[]>();
+  /** What reviews covered, when coverage is on. */
+  private readonly coverageRecorder?: CoverageRecorder;
 
   /** `manifests` are checked copies: changing the caller's objects between reviews must not leave stale converted values. */
   private constructor(manifests: readonly any[], options: PolicyTesterOptions, source: string) {
@@ -140,6 +155,11 @@ export class PolicyTester {
     this.minor = version.minor;
     this.customResources = CustomResourceSchemas.fromManifests(manifests);
     this.disabledPlugins = new Set(checkedPlugins(options.disabledAdmissionPlugins, source));
+    const run = runCoverage();
+    if (options.coverage ?? run !== undefined) {
+      this.coverageRecorder = new CoverageRecorder(manifests, this.runtime);
+      run?.recorders.push(this.coverageRecorder);
+    }
   }
 
   /**
@@ -149,7 +169,23 @@ export class PolicyTester {
    * storage (system fields, the kind's strategy) before the validating policies see them.
    */
   public review(input: AdmissionRequest): AdmissionResult {
-    return withExplanation(this.run(input, undefined), () => this.explain(input));
+    const result = this.run(input, this.coverageRecorder?.observer());
+    this.coverageRecorder?.reviewed(result);
+    return withExplanation(result, () => this.explain(input));
+  }
+
+  /**
+   * What this tester's reviews covered of its policies so far. Coverage is recorded when the
+   * tester was created with `coverage: true`, or in a jest run with the coverage setup
+   * (`cdk8s-admission/lib/jest-coverage`); otherwise this is an error. A tester with no policies
+   * has an empty report.
+   */
+  public coverage(): PolicyCoverage {
+    if (!this.coverageRecorder) {
+      throw new Error('PolicyTester.coverage: coverage is off for this tester: create it with the option coverage: true '
+        + "(or load 'cdk8s-admission/lib/jest-coverage' in jest's setupFilesAfterEnv)");
+    }
+    return PolicyCoverage.fromRecord(this.coverageRecorder.record());
   }
 
   /**
@@ -198,10 +234,10 @@ export class PolicyTester {
   }
 
   private asserted(request: AdmissionRequest, failure: (result: AdmissionResult) => string | undefined): AdmissionResult {
-    const explanation = this.explanation(request);
-    const why = failure(explanation.result);
-    if (why !== undefined) throw new Error(`${why}\n\n${explanation.text}`);
-    return explanation.result;
+    const result = this.review(request);
+    const why = failure(result);
+    if (why !== undefined) throw new Error(`${why}\n\n${this.explain(request)}`);
+    return result;
   }
 
   /**
@@ -220,7 +256,7 @@ export class PolicyTester {
     return recorder.explanation(this.run(input, recorder));
   }
 
-  private run(input: AdmissionRequest, recorder: ReviewRecorder | undefined): AdmissionResult {
+  private run(input: AdmissionRequest, recorder: ReviewObserver | undefined): AdmissionResult {
     const checked = checkedRequest(input);
     checkDecodable(checked, this.minor, this.customResources);
     const given = this.attributes(checked);
@@ -390,7 +426,7 @@ export class PolicyTester {
    */
   private mutate(
     request: AdmissionRequest, input: unknown, pipeline: ObjectPipeline, reinvokePlugins: (object: GoObject) => GoObject, log: MatchLog,
-    recorder: ReviewRecorder | undefined,
+    recorder: ReviewObserver | undefined,
   ): { object: unknown; changed: boolean; denials: PolicyDenial[] } {
     // The apiserver calls no patcher when there is no object (DELETE, some CONNECT).
     if (input === undefined || input === null) {
@@ -505,7 +541,7 @@ export class PolicyTester {
   }
 
   private validate(
-    request: AdmissionRequest, a: RequestAttributes, object: unknown, log: MatchLog, recorder: ReviewRecorder | undefined,
+    request: AdmissionRequest, a: RequestAttributes, object: unknown, log: MatchLog, recorder: ReviewObserver | undefined,
   ): Omit<AdmissionResult, 'patchedObject' | 'policies'> {
     const decision: ValidatingDecision = { denials: [], warnings: [], auditAnnotations: {}, auditFailures: [] };
     const base = this.activation(request, a, object);
@@ -681,7 +717,6 @@ type ConditionOutcome =
   | { readonly holds: true }
   | { readonly holds: false; readonly denied: boolean; readonly field: string; readonly reason: string };
 
-type PolicyKind = AdmissionKind.VALIDATING_ADMISSION_POLICY | AdmissionKind.MUTATING_ADMISSION_POLICY;
 
 /** A policy acted when its conditions held, or when their errors denied the request. */
 function logConditions(log: MatchLog, kind: PolicyKind, policyName: string, bindingName: string, outcome: ConditionOutcome): void {

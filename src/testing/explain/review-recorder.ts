@@ -1,17 +1,15 @@
 // What a review evaluated, policy by policy, for its explanation: the tester hands each binding
 // evaluation an observer from here, and the recorder keeps what the observer is told.
-import { AdmissionKind } from '../../admission-kind';
 import { AdmissionResult } from '../admission-result';
 import type { Evaluation, ExpressionObserver } from '../cel-runtime';
+import { PolicyKind, ReviewObserver } from '../review-observer';
 import { celErrorLine, celValueText } from './cel-value-text';
 import { EvaluationTrace, outcomeOf } from './evaluation-trace';
 import { ExplainedEvaluation, ExplainedExpression, Explanation } from './explanation';
 import { explanationText } from './explanation-text';
 import { expressionSteps } from './expression-steps';
 
-type PolicyKind = AdmissionKind.VALIDATING_ADMISSION_POLICY | AdmissionKind.MUTATING_ADMISSION_POLICY;
-
-export class ReviewRecorder {
+export class ReviewRecorder implements ReviewObserver {
   private readonly evaluations = new Map<string, ExplainedEvaluation[]>();
   private request = '';
 
