@@ -202,6 +202,12 @@ for (const [language, run] of [
     receiveArgs: true,
   }));
 }
+// The HTML coverage report in headless Chromium (Debian's package; CI installs it): the counts it
+// shows against coverage.json, and the uncovered parts marked. A screenshot goes to test-reports/browser/.
+project.addTask('test:browser', {
+  description: 'Check the HTML policy coverage report in headless Chromium (needs /usr/bin/chromium, or CHROMIUM=path)',
+  exec: 'ts-node --project scripts/tsconfig.json test/browser/coverage-report.ts',
+});
 project.addTask('test:plugin-package', {
   description: 'The README\'s cdk8s.yaml for the validation plugin, in a fresh app with the packed library (dist/js/), under the real cdk8s synth',
   exec: 'ts-node --project test/tsconfig.json test/cli/readme-plugin-configuration.ts',

@@ -44,7 +44,7 @@ export default class AdmissionCoverageReporter {
 
   public onRunComplete(): void {
     try {
-      const coverage = PolicyCoverage.fromRecord(readRecords(this.records));
+      const coverage = PolicyCoverage._fromRecord(readRecords(this.records));
       fs.mkdirSync(this.directory, { recursive: true });
       fs.writeFileSync(path.join(this.directory, 'coverage.json'), JSON.stringify(coverage.toJson(), null, 2) + '\n');
       fs.writeFileSync(path.join(this.directory, 'index.html'), coverage.toHtml());

@@ -185,7 +185,7 @@ export class PolicyTester {
       throw new Error('PolicyTester.coverage: coverage is off for this tester: create it with the option coverage: true '
         + "(or load 'cdk8s-admission/lib/jest-coverage' in jest's setupFilesAfterEnv)");
     }
-    return PolicyCoverage.fromRecord(this.coverageRecorder.record());
+    return PolicyCoverage._fromRecord(this.coverageRecorder.record());
   }
 
   /**
