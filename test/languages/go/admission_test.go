@@ -199,6 +199,32 @@ func TestPolicyTesterDecisions(t *testing.T) {
 	}
 }
 
+func TestPolicyTesterAssertionsExplanationsAndCoverage(t *testing.T) {
+	tester := cdk8sadmission.PolicyTester_FromChart(NewReplicaLimitChart(cdk8s.Testing_App(nil), "admission"),
+		&cdk8sadmission.PolicyTesterOptions{Coverage: jsii.Bool(true)})
+	tooMany := create(deployment(6))
+	denied := tester.AssertDenied(tooMany, &cdk8sadmission.DenialExpectation{Policy: jsii.String("replica-limit"), Message: jsii.String("at most 5"), Code: jsii.Number(422)})
+	if *denied.Allowed {
+		t.Fatal("6 replicas admitted")
+	}
+	tester.AssertAllowed(create(deployment(5)))
+	tester.AssertMatchedBy(tooMany, jsii.String("replica-limit"), nil)
+
+	// A failing assertion panics with the explanation: the values of the expression that was false.
+	failed := panicMessage(func() { tester.AssertAllowed(tooMany) })
+	expectContains(t, failed, "expected the request to be allowed, but it was denied")
+	expectContains(t, failed, "6 <= 5 -> false")
+	expectContains(t, *tester.Explain(tooMany), "object.spec.replicas <= variables.maxReplicas -> false")
+
+	policies := *tester.Coverage().Policies()
+	expectEqual(t, len(policies), 1)
+	expectEqual(t, *policies[0].Validations.Covered, float64(2))
+	global := &cdk8sadmission.CoverageThresholds{Global: &cdk8sadmission.CoverageThreshold{Validations: jsii.Number(100)}}
+	expectEqual(t, len(*tester.Coverage().ThresholdFailures(global)), 0)
+	unknown := &cdk8sadmission.CoverageThresholds{Policies: &map[string]*cdk8sadmission.CoverageThreshold{"replica-limits": {Bindings: jsii.Number(100)}}}
+	expectContains(t, panicMessage(func() { tester.Coverage().ThresholdFailures(unknown) }), "names 'replica-limits', which the report does not have")
+}
+
 func TestPolicyTesterMutatedObject(t *testing.T) {
 	tester := cdk8sadmission.PolicyTester_FromChart(newPodLabelsChart(cdk8s.Testing_App(nil), "labels"), nil)
 	podSpec := object{"containers": []interface{}{object{"name": "web", "image": "shop/web:1.2.3"}}}

@@ -9,8 +9,9 @@ import pytest
 from cdk8s import ApiObject, ApiObjectMetadata, Chart, JsonPatch
 
 from cdk8s_admission import (
-    AdmissionResource, CaBundle, FailurePolicy, KubernetesVersion, ManifestValidator, MutatingPolicy,
-    MutatingWebhookConfiguration, Mutation, Operation, PolicyTester, UserInfo, ValidatingPolicy,
+    AdmissionRequest, AdmissionResource, CaBundle, CoverageThreshold, FailurePolicy,
+    KubernetesVersion, ManifestValidator, MutatingPolicy, MutatingWebhookConfiguration, Mutation, Operation, PolicyTester,
+    UserInfo, ValidatingPolicy,
     ValidatingWebhookConfiguration, Validation, ValidationAction, ViolationSeverity, Webhook,
 )
 from getting_started import ReplicaLimitChart
@@ -160,6 +161,29 @@ def test_policy_tester_decisions():
 
     system = {**deployment(50), "metadata": {"name": "coredns", "namespace": "kube-system"}}
     assert tester.review(operation=Operation.UPDATE, object=system, old_object=system).allowed
+
+
+def test_policy_tester_assertions_explanations_and_coverage():
+    chart = ReplicaLimitChart(cdk8s.Testing.app(), "admission")
+    tester = PolicyTester.from_chart(chart, coverage=True)
+    too_many = AdmissionRequest(operation=Operation.CREATE, object=deployment(6))
+    denied = tester.assert_denied(too_many, policy="replica-limit", message="at most 5", code=422)
+    assert not denied.allowed
+    tester.assert_allowed(operation=Operation.CREATE, object=deployment(5))
+    tester.assert_matched_by(too_many, "replica-limit")
+
+    # A failing assertion raises with the explanation: the values of the expression that was false.
+    with pytest.raises(RuntimeError, match=r"(?s)expected the request to be allowed, but it was denied.*6 <= 5 -> false"):
+        tester.assert_allowed(operation=Operation.CREATE, object=deployment(6))
+    assert "object.spec.replicas <= variables.maxReplicas -> false" in tester.explain(operation=Operation.CREATE, object=deployment(6))
+
+    coverage = tester.coverage()
+    [summary] = coverage.policies
+    assert (summary.policy, summary.validations.covered, summary.validations.total) == ("replica-limit", 2, 2)
+    assert coverage.to_json()["format"] == "cdk8s-admission.policy-coverage"
+    assert coverage.threshold_failures(global_=CoverageThreshold(validations=100)) == []
+    with pytest.raises(RuntimeError, match="names 'replica-limits', which the report does not have"):
+        coverage.threshold_failures(policies={"replica-limits": CoverageThreshold(bindings=100)})
 
 
 def test_policy_tester_mutated_object():

@@ -19,6 +19,9 @@ import io.github.cdk8sadmission.AdmissionRequest;
 import io.github.cdk8sadmission.AdmissionResource;
 import io.github.cdk8sadmission.AdmissionResult;
 import io.github.cdk8sadmission.CaBundle;
+import io.github.cdk8sadmission.CoverageThreshold;
+import io.github.cdk8sadmission.CoverageThresholds;
+import io.github.cdk8sadmission.DenialExpectation;
 import io.github.cdk8sadmission.FailurePolicy;
 import io.github.cdk8sadmission.KubernetesVersion;
 import io.github.cdk8sadmission.ManifestValidator;
@@ -27,8 +30,10 @@ import io.github.cdk8sadmission.MutatingPolicyBindingOptions;
 import io.github.cdk8sadmission.MutatingWebhookConfiguration;
 import io.github.cdk8sadmission.Mutation;
 import io.github.cdk8sadmission.Operation;
+import io.github.cdk8sadmission.PolicyCoverageSummary;
 import io.github.cdk8sadmission.PolicyDenial;
 import io.github.cdk8sadmission.PolicyTester;
+import io.github.cdk8sadmission.PolicyTesterOptions;
 import io.github.cdk8sadmission.UserInfo;
 import io.github.cdk8sadmission.ValidatingPolicy;
 import io.github.cdk8sadmission.ValidatingPolicyBindingOptions;
@@ -208,6 +213,32 @@ class AdmissionTest {
         Map<String, Object> system = new HashMap<>(deployment(50));
         system.put("metadata", Map.of("name", "coredns", "namespace", "kube-system"));
         assertTrue(tester.review(AdmissionRequest.builder().operation(Operation.UPDATE).object(system).oldObject(system).build()).getAllowed());
+    }
+
+    @Test
+    void policyTesterAssertionsExplanationsAndCoverage() {
+        PolicyTester tester = PolicyTester.fromChart(new ReplicaLimitChart(Testing.app(), "admission"),
+                PolicyTesterOptions.builder().coverage(true).build());
+        AdmissionRequest tooMany = create(deployment(6));
+        AdmissionResult denied = tester.assertDenied(tooMany, DenialExpectation.builder().policy("replica-limit").message("at most 5").code(422).build());
+        assertFalse(denied.getAllowed());
+        tester.assertAllowed(create(deployment(5)));
+        tester.assertMatchedBy(tooMany, "replica-limit");
+
+        // A failing assertion throws with the explanation: the values of the expression that was false.
+        RuntimeException failed = assertThrows(RuntimeException.class, () -> tester.assertAllowed(tooMany));
+        assertTrue(failed.getMessage().contains("expected the request to be allowed, but it was denied"), failed.getMessage());
+        assertTrue(failed.getMessage().contains("6 <= 5 -> false"), failed.getMessage());
+        assertTrue(tester.explain(tooMany).contains("object.spec.replicas <= variables.maxReplicas -> false"));
+
+        List<PolicyCoverageSummary> policies = tester.coverage().getPolicies();
+        assertEquals(1, policies.size());
+        assertEquals(2, policies.get(0).getValidations().getCovered().intValue());
+        assertEquals(List.of(), tester.coverage().thresholdFailures(
+                CoverageThresholds.builder().global(CoverageThreshold.builder().validations(100).build()).build()));
+        RuntimeException unknown = assertThrows(RuntimeException.class, () -> tester.coverage().thresholdFailures(
+                CoverageThresholds.builder().policies(Map.of("replica-limits", CoverageThreshold.builder().bindings(100).build())).build()));
+        assertTrue(unknown.getMessage().contains("names 'replica-limits', which the report does not have"), unknown.getMessage());
     }
 
     @Test
