@@ -20,7 +20,7 @@ export { AdmissionPlugin } from './testing/admission-plugins/admission-plugin';
 export { AdmissionRequest, GroupVersionResource, UserInfo } from './testing/admission-request';
 export { AdmissionResult, PolicyDenial } from './testing/admission-result';
 export { DenialExpectation } from './testing/assertions';
-export { CoverageCount, CoverageThreshold, CoverageThresholds, PolicyCoverage, PolicyCoverageSummary } from './testing/coverage/policy-coverage';
+export { CoverageCount, CoverageThreshold, CoverageThresholds, PolicyCoverage, PolicyCoverageSummary } from './testing/policy-coverage/policy-coverage';
 export { ExplainedEvaluation, ExplainedExpression, ExplainedPolicy, ExplainedStep, Explanation } from './testing/explain/explanation';
 export { Permission } from './testing/permissions';
 export { MatchMiss, PolicyMatch } from './testing/policy-match';

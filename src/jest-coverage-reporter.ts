@@ -8,9 +8,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { checkStructKeys, COVERAGE_THRESHOLDS } from './struct-keys';
-import { PolicyCoverage } from './testing/coverage/policy-coverage';
-import type { CoverageThresholds } from './testing/coverage/policy-coverage';
-import { readRecords, RECORDS_ENV } from './testing/coverage/record-files';
+import { PolicyCoverage } from './testing/policy-coverage/policy-coverage';
+import type { CoverageThresholds } from './testing/policy-coverage/policy-coverage';
+import { readRecords, RECORDS_ENV } from './testing/policy-coverage/record-files';
 import { struct } from './validation/struct-shape';
 
 /** The reporter's options, in jest's `reporters` entry. */

@@ -6,9 +6,9 @@
 // Every PolicyTester a test file creates records what its reviews cover; after the file's tests
 // the records are written for the reporter, which merges those of every worker at the end of the
 // run (src/jest-coverage-reporter.ts).
-import { mergeRecords } from './testing/coverage/coverage-record';
-import { recordsDirectory, writeRecord } from './testing/coverage/record-files';
-import { startRunCoverage } from './testing/coverage/run-coverage';
+import { mergeRecords } from './testing/policy-coverage/coverage-record';
+import { recordsDirectory, writeRecord } from './testing/policy-coverage/record-files';
+import { startRunCoverage } from './testing/policy-coverage/run-coverage';
 
 const hooks = globalThis as { afterAll?: (fn: () => void) => void };
 if (typeof hooks.afterAll !== 'function') {
