@@ -25,7 +25,7 @@ import { MatchLog } from './match-log';
 import { matchResourcesMismatch, Mismatch, RequestAttributes } from './matching';
 import { resolveParams } from './params';
 import { decideWith, Permission } from './permissions';
-import { CoverageRecorder } from './policy-coverage/coverage-recorder';
+import { CoveredPolicy, CoverageRecorder } from './policy-coverage/coverage-recorder';
 import { PolicyCoverage } from './policy-coverage/policy-coverage';
 import { runCoverage } from './policy-coverage/run-coverage';
 import { MatchMiss } from './policy-match';
@@ -66,6 +66,11 @@ export interface PolicyTesterOptions {
 }
 
 const GROUP = 'admissionregistration.k8s.io/';
+/** The policy kinds with their binding kinds, mutating first (the order admission runs them). */
+const POLICY_KINDS = [
+  [AdmissionKind.MUTATING_ADMISSION_POLICY, 'MutatingAdmissionPolicyBinding'],
+  [AdmissionKind.VALIDATING_ADMISSION_POLICY, 'ValidatingAdmissionPolicyBinding'],
+] as const;
 const AUDIT_FAILURE_KEY = 'validation.policy.admission.k8s.io/validation_failure';
 const MAX_MESSAGE_BYTES = 5 * 1024;
 const NO_PARAMS = 'no params found for policy binding with `Deny` parameterNotFoundAction';
@@ -157,7 +162,7 @@ export class PolicyTester {
     this.disabledPlugins = new Set(checkedPlugins(options.disabledAdmissionPlugins, source));
     const run = runCoverage();
     if (options.coverage ?? run !== undefined) {
-      this.coverageRecorder = new CoverageRecorder(manifests, this.runtime);
+      this.coverageRecorder = new CoverageRecorder(this.coveredPolicies(), this.runtime);
       run?.recorders.push(this.coverageRecorder);
     }
   }
@@ -296,11 +301,7 @@ export class PolicyTester {
 
   /** Records every (policy, binding) of a kind, or of both, as not acting, for one reason. */
   private missEveryPolicy(log: MatchLog, miss: MatchMiss, reason: string, only?: AdmissionKind): void {
-    const kinds = [
-      [AdmissionKind.MUTATING_ADMISSION_POLICY, 'MutatingAdmissionPolicyBinding'],
-      [AdmissionKind.VALIDATING_ADMISSION_POLICY, 'ValidatingAdmissionPolicyBinding'],
-    ] as const;
-    for (const [kind, bindingKind] of kinds) {
+    for (const [kind, bindingKind] of POLICY_KINDS) {
       if (only !== undefined && only !== kind) continue;
       this.eachBinding<unknown>(kind, bindingKind, log, (_spec, policy, binding) => log.missed(kind, policy, binding, miss, reason));
     }
@@ -314,13 +315,25 @@ export class PolicyTester {
     kind: AdmissionKind.VALIDATING_ADMISSION_POLICY | AdmissionKind.MUTATING_ADMISSION_POLICY, bindingKind: string, log: MatchLog,
     visit: (spec: S, policyName: string, bindingName: string, binding: Named<any>) => void,
   ): void {
-    const bindings = this.of<Named<{ policyName?: string }>>(bindingKind);
     for (const policy of this.of<Named<S>>(kind)) {
       const policyName = policy.metadata?.name ?? '';
-      const own = bindings.filter((b) => b.spec?.policyName === policyName);
+      const own = this.bindingsOf(bindingKind, policyName);
       if (own.length === 0) log.missed(kind, policyName, undefined, MatchMiss.NO_BINDING, `no ${bindingKind} names policy '${policyName}'`);
       for (const binding of own) visit((policy.spec ?? {}) as S, policyName, binding.metadata?.name ?? '', binding);
     }
+  }
+
+  /** The bindings of a kind that name a policy, in name order. */
+  private bindingsOf(bindingKind: string, policyName: string): Named<any>[] {
+    return this.of<Named<{ policyName?: string }>>(bindingKind).filter((b) => b.spec?.policyName === policyName);
+  }
+
+  /** Every policy with the names of its bindings: what a coverage record counts. */
+  private coveredPolicies(): CoveredPolicy[] {
+    return POLICY_KINDS.flatMap(([kind, bindingKind]) => this.of<Named<unknown>>(kind).map((policy) => {
+      const name = policy.metadata?.name ?? '';
+      return { kind, name, spec: policy.spec ?? {}, bindings: this.bindingsOf(bindingKind, name).map((b) => b.metadata?.name ?? '') };
+    }));
   }
 
   /** The kind of the request's resource, for an object that does not say its own. */

@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'crypto';
+import { canonicalJson } from './canonical-json';
 import { parseGoQuantity } from '../schemas/quantity';
 import { DAEMONSET_TEMPLATE_GENERATION } from './defaulting/conversion';
 import { GoObject, isNil, isObject, len, objectAt } from './defaulting/go-values';
@@ -67,7 +68,7 @@ export function prepareForUpdate(object: GoObject, old: GoObject, gvk: GroupVers
   const kind = `${gvk.group}/${gvk.kind}`;
   if (STATUS_RESET.has(kind) || kind === '/Pod') setOrDelete(out, 'status', old.status);
   // Most strategies bump the generation when the spec changed (DeepEqual of the old and new spec).
-  if ((GENERATION_STARTED.has(kind) || kind === '/Pod') && JSON.stringify(sortedKeys(out.spec)) !== JSON.stringify(sortedKeys(old.spec))) {
+  if ((GENERATION_STARTED.has(kind) || kind === '/Pod') && canonicalJson(out.spec) !== canonicalJson(old.spec)) {
     metadata.generation = (typeof oldMetadata.generation === 'number' ? oldMetadata.generation : 0) + 1;
   }
   return out;
@@ -280,12 +281,6 @@ export function timeText(date: Date): string {
 function setOrDelete(o: GoObject, key: string, value: unknown): void {
   if (value === undefined) delete o[key];
   else o[key] = value;
-}
-
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortedKeys(value[k])]));
 }
 
 function list(value: unknown): GoObject[] {

@@ -1,11 +1,7 @@
 // The coverage report as one self-contained HTML page: a summary table, then each policy with
 // its counts, its bindings and its expressions, the parts not covered marked in the source.
 import { BranchKind } from './cel-branches';
-import { CoverageRecord, Count, ExpressionRecord, Measures, MEASURES, measuresOf, percentOf, PolicyRecord, policyId, sumMeasures } from './coverage-record';
-
-const HEADINGS: { readonly [measure in keyof Measures]: string } = {
-  bindings: 'Bindings', matchConditions: 'Match conditions', validations: 'Validations', expressions: 'Expressions', branches: 'Branches',
-};
+import { CoverageRecord, Count, ExpressionRecord, Measures, MEASURE_HEADINGS, MEASURES, measuresOf, percentOf, PolicyRecord, policyId, sumMeasures } from './coverage-record';
 
 /** What an untaken branch was never: the title of its mark. */
 const NEVER: { readonly [kind in BranchKind]: string } = {
@@ -47,7 +43,7 @@ function countRow(id: string, label: string, m: Measures): string {
   return `<tr data-policy="${escape(id)}"><td>${label}</td>${MEASURES.map((k) => countCell(k, m[k])).join('')}</tr>`;
 }
 
-const headRow = `<tr><th>Policy</th>${MEASURES.map((k) => `<th>${HEADINGS[k]}</th>`).join('')}</tr>`;
+const headRow = `<tr><th>Policy</th>${MEASURES.map((k) => `<th>${MEASURE_HEADINGS[k]}</th>`).join('')}</tr>`;
 
 /** The source with every range of an untaken branch in a `mark`, nested as the syntax tree nests them. */
 function markedSource(e: ExpressionRecord): string {

@@ -92,6 +92,15 @@ export interface Measures {
 
 export const MEASURES: ReadonlyArray<keyof Measures> = ['bindings', 'matchConditions', 'validations', 'expressions', 'branches'];
 
+/** Each measure's column heading, in the text table and the HTML page. */
+export const MEASURE_HEADINGS: { readonly [measure in keyof Measures]: string } = {
+  bindings: 'Bindings',
+  matchConditions: 'Conditions',
+  validations: 'Validations',
+  expressions: 'Expressions',
+  branches: 'Branches',
+};
+
 export function measuresOf(p: PolicyRecord): Measures {
   const outcomes = (role: ExpressionRole): Count => {
     const of = p.expressions.filter((e) => e.role === role);

@@ -3,19 +3,21 @@
 import { createHash } from 'crypto';
 import { branchesOf, branchesTaken, branchKey } from './cel-branches';
 import { BranchRecord, COVERAGE_FORMAT, COVERAGE_VERSION, CoverageRecord, ExpressionRecord, ExpressionRole, PolicyRecord } from './coverage-record';
-import { AdmissionKind } from '../../admission-kind';
 import { ExpressionField } from '../../validation/expression-field';
 import type * as wire from '../../wire/admissionregistration';
 import { AdmissionResult } from '../admission-result';
+import { canonicalJson } from '../canonical-json';
 import type { CelRuntime, Evaluation } from '../cel-runtime';
 import type { EvaluationTrace } from '../explain/evaluation-trace';
 import { PolicyKind, ReviewObserver } from '../review-observer';
 
-const GROUP = 'admissionregistration.k8s.io/';
-const BINDING_KIND: { readonly [kind in PolicyKind]: string } = {
-  [AdmissionKind.VALIDATING_ADMISSION_POLICY]: 'ValidatingAdmissionPolicyBinding',
-  [AdmissionKind.MUTATING_ADMISSION_POLICY]: 'MutatingAdmissionPolicyBinding',
-};
+/** A policy of the tester, and the names of the bindings that name it. */
+export interface CoveredPolicy {
+  readonly kind: PolicyKind;
+  readonly name: string;
+  readonly spec: any;
+  readonly bindings: readonly string[];
+}
 
 interface TrackedExpression {
   readonly record: ExpressionRecord;
@@ -38,17 +40,8 @@ interface ExpressionSite {
 export class CoverageRecorder {
   private readonly policies = new Map<string, TrackedPolicy>();
 
-  public constructor(manifests: readonly any[], runtime: CelRuntime) {
-    for (const kind of [AdmissionKind.VALIDATING_ADMISSION_POLICY, AdmissionKind.MUTATING_ADMISSION_POLICY] as const) {
-      const ofKind = (k: string) => manifests.filter((m) => m?.kind === k && String(m?.apiVersion ?? '').startsWith(GROUP));
-      const bindings = ofKind(BINDING_KIND[kind]);
-      for (const policy of ofKind(kind)) {
-        const name = String(policy.metadata?.name ?? '');
-        const spec = policy.spec ?? {};
-        const bound = bindings.filter((b) => b.spec?.policyName === name).map((b) => String(b.metadata?.name ?? ''));
-        this.policies.set(key(kind, name), tracked(kind, name, spec, bound, runtime));
-      }
-    }
+  public constructor(policies: readonly CoveredPolicy[], runtime: CelRuntime) {
+    for (const p of policies) this.policies.set(key(p.kind, p.name), tracked(p.kind, p.name, p.spec, p.bindings, runtime));
   }
 
   /** The observer of one review. */
@@ -138,7 +131,5 @@ function expressionSites(spec: any): ExpressionSite[] {
 
 /** The first 16 hex digits of the SHA-256 of the spec as JSON with its keys sorted. */
 function contentHash(spec: unknown): string {
-  const canonical = JSON.stringify(spec, (_, v) => (v && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+  return createHash('sha256').update(canonicalJson(spec)).digest('hex').slice(0, 16);
 }

@@ -1,14 +1,6 @@
 // The coverage report as a text table, as jest prints its own: percentages per measure, one row
 // per policy and a first row for all of them.
-import { CoverageRecord, Count, Measures, MEASURES, measuresOf, percentOf, policyId, sumMeasures } from './coverage-record';
-
-const HEADINGS: { readonly [measure in keyof Measures]: string } = {
-  bindings: 'Bindings',
-  matchConditions: 'Conditions',
-  validations: 'Validations',
-  expressions: 'Expressions',
-  branches: 'Branches',
-};
+import { CoverageRecord, Count, Measures, MEASURE_HEADINGS, MEASURES, measuresOf, percentOf, policyId, sumMeasures } from './coverage-record';
 
 function cell(c: Count): string {
   return c.total === 0 ? '-' : `${percentOf(c).toFixed(2)} (${c.covered}/${c.total})`;
@@ -22,7 +14,7 @@ export function coverageTable(record: CoverageRecord): string {
     { name: 'All policies', measures: sumMeasures(record.policies.map(measuresOf)) },
     ...record.policies.map((p, i) => ({ name: `  ${label(i)}`, measures: measuresOf(p) })),
   ];
-  const table = [['Admission policy', ...MEASURES.map((m) => HEADINGS[m])], ...rows.map((r) => [r.name, ...MEASURES.map((m) => cell(r.measures[m]))])];
+  const table = [['Admission policy', ...MEASURES.map((m) => MEASURE_HEADINGS[m])], ...rows.map((r) => [r.name, ...MEASURES.map((m) => cell(r.measures[m]))])];
   const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
   const line = (row: string[]) => row.map((text, c) => (c === 0 ? text.padEnd(widths[c]) : text.padStart(widths[c]))).join(' | ');
   const rule = widths.map((w) => '-'.repeat(w)).join('-|-');
