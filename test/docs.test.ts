@@ -5,7 +5,7 @@ import * as path from 'path';
 import { PolicyCoverage } from '../src';
 
 const root = path.join(__dirname, '..');
-const pages = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = ['README.md', 'CONTRIBUTING.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped but for `-` and `_`, spaces to `-`. */
 function anchor(heading: string): string {

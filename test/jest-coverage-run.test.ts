@@ -32,31 +32,31 @@ function table(stdout: string): string {
   return match![1];
 }
 
-/** The README's jest configuration for coverage. */
-function readmeConfiguration(): any {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('jest-coverage-reporter'));
+/** The jest configuration for coverage that docs/policy-tester.md gives. */
+function pageConfiguration(): any {
+  const page = fs.readFileSync(path.join(root, 'docs', 'policy-tester.md'), 'utf8');
+  const block = [...page.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('jest-coverage-reporter'));
   expect(block).toBeDefined();
   return JSON.parse(block!).jest;
 }
 
-test('the README configures the modules there are', () => {
-  const jest = readmeConfiguration();
+test('docs/policy-tester.md configures the modules there are', () => {
+  const jest = pageConfiguration();
   expect(jest.setupFilesAfterEnv).toEqual([`${packageJson.name}/lib/jest-coverage`]);
   expect(jest.reporters[1][0]).toBe(`${packageJson.name}/lib/jest-coverage-reporter`);
   for (const file of ['jest-coverage.ts', 'jest-coverage-reporter.ts']) expect(fs.existsSync(path.join(root, 'src', file))).toBe(true);
 });
 
-test('the run writes the merged report and prints its table, the one the README shows, with the README\'s thresholds met', () => {
-  const run = runJest(readmeConfiguration().reporters[1][1]);
+test('the run writes the merged report and prints its table, the one docs/policy-tester.md shows, with its thresholds met', () => {
+  const run = runJest(pageConfiguration().reporters[1][1]);
   expect(run.status).toBe(0);
   const report = JSON.parse(fs.readFileSync(path.join(run.directory, 'coverage.json'), 'utf8'));
   expect(report.format).toBe('cdk8s-admission.policy-coverage');
   expect(report.policies.map((p: any) => p.name)).toEqual(['pod-defaults', 'no-latest-tag', 'replica-limit']);
   expect(fs.readFileSync(path.join(run.directory, 'index.html'), 'utf8')).toContain('<h1>Admission policy coverage</h1>');
   expect(fs.existsSync(path.join(run.directory, '.records'))).toBe(false);
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  expect(readme).toContain(`\`\`\`text\n${table(run.stdout)}\`\`\``);
+  const page = fs.readFileSync(path.join(root, 'docs', 'policy-tester.md'), 'utf8');
+  expect(page).toContain(`\`\`\`text\n${table(run.stdout)}\`\`\``);
 }, 180_000);
 
 test('a run below a threshold fails, saying which', () => {

@@ -27,7 +27,7 @@ const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace:
 const create = (object: unknown) => ({ operation: Operation.CREATE, object });
 
 describe('defaulting, as the apiserver defaults a minimal object', () => {
-  test('the README\'s example: replicas defaulted to 1, an untagged image pulled Always', () => {
+  test('docs/policy-tester.md\'s example: replicas defaulted to 1, an untagged image pulled Always', () => {
     const chart = Testing.chart();
     new ValidatingPolicy(chart, 'workloads', {
       name: 'workloads',

@@ -1,6 +1,6 @@
-// The README's cdk8s.yaml for the validation plugin, as written, in a fresh app that installed the
+// docs/cli-plugin.md's cdk8s.yaml for the validation plugin, as written, in a fresh app that installed the
 // packed library (dist/js/), under the real cdk8s synth: `npx projen test:plugin-package`, after
-// `npx projen package:js`. Also the README's way for apps in other languages (a plugin directory).
+// `npx projen package:js`. Also that page's way for apps in other languages (a plugin directory).
 // cdk8s-synth.test.ts runs the same checks in jest on the example app, with the library from source.
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
@@ -51,17 +51,17 @@ function npm(args: string[], cwd: string): void {
   assert.strictEqual(result.status, 0, `npm install ${args.join(' ')} failed:\n${result.output}`);
 }
 
-/** The README's configuration: the YAML block that starts with `# cdk8s.yaml`. */
-function readmeConfiguration(): string {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/^```yaml\n(# cdk8s\.yaml\n[\s\S]*?)^```$/gm)].map((m) => m[1]);
-  assert.strictEqual(blocks.length, 1, 'the README has one YAML block that starts with "# cdk8s.yaml"');
+/** The configuration docs/cli-plugin.md gives: the YAML block that starts with `# cdk8s.yaml`. */
+function pageConfiguration(): string {
+  const page = fs.readFileSync(path.join(root, 'docs', 'cli-plugin.md'), 'utf8');
+  const blocks = [...page.matchAll(/^```yaml\n(# cdk8s\.yaml\n[\s\S]*?)^```$/gm)].map((m) => m[1]);
+  assert.strictEqual(blocks.length, 1, 'docs/cli-plugin.md has one YAML block that starts with "# cdk8s.yaml"');
   return blocks[0];
 }
 
 function synth(app: string, helmOutput: string) {
   fs.writeFileSync(path.join(app, 'helm-output.yaml'), helmOutput);
-  // The README's app runs main.ts with ts-node; this app is JavaScript, the rest of the file is as written.
+  // The page's app runs main.ts with ts-node; this app is JavaScript, the rest of the file is as written.
   return run(process.execPath, [cli, 'synth', '--no-check-upgrade', '--app', 'node main.js'], app);
 }
 
@@ -85,7 +85,7 @@ function main(): void {
   const tarballs = fs.readdirSync(path.join(root, 'dist', 'js')).filter((f) => f.endsWith('.jsii.tgz'));
   assert.strictEqual(tarballs.length, 1, 'one package in dist/js/: run `npx projen package:js` first');
   const tarball = path.join(root, 'dist', 'js', tarballs[0]);
-  const configuration = readmeConfiguration();
+  const configuration = pageConfiguration();
 
   const app = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-admission-app-'));
   try {
@@ -94,12 +94,12 @@ function main(): void {
     npm([tarball, 'cdk8s', 'constructs'], app);
 
     fs.writeFileSync(path.join(app, 'cdk8s.yaml'), configuration);
-    expectVerdicts(app, 'the README\'s cdk8s.yaml (./node_modules/cdk8s-admission)');
+    expectVerdicts(app, 'docs/cli-plugin.md\'s cdk8s.yaml (./node_modules/cdk8s-admission)');
 
     // Apps in other languages: the package installed for the CLI alone, in a directory of its own.
     npm(['--prefix', '.cdk8s-plugins', tarball], app);
     const pluginDirectory = configuration.replace('package: ./node_modules/cdk8s-admission', 'package: ./.cdk8s-plugins/node_modules/cdk8s-admission');
-    assert.notStrictEqual(pluginDirectory, configuration, 'the README\'s configuration names ./node_modules/cdk8s-admission');
+    assert.notStrictEqual(pluginDirectory, configuration, 'the page\'s configuration names ./node_modules/cdk8s-admission');
     fs.rmSync(path.join(app, 'node_modules', 'cdk8s-admission'), { recursive: true });
     fs.writeFileSync(path.join(app, 'cdk8s.yaml'), pluginDirectory);
     fs.writeFileSync(path.join(app, 'main.js'), appSource(false));

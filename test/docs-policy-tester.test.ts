@@ -1,4 +1,4 @@
-// The README's section on matchers and explanations shows what runs: the failing output it prints
+// The section on matchers and explanations shows what runs: the failing output it prints
 // is the output of the example app's tester, the matchers and assert* methods it lists are the
 // ones there are, and the jest setup it gives names the module that registers them.
 import * as fs from 'fs';
@@ -9,8 +9,8 @@ import { Operation, PolicyTester } from '../src';
 import { admissionMatchers } from '../src/jest';
 
 const root = path.join(__dirname, '..');
-const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('### Tests that say why'), readme.indexOf('### Policy coverage'));
+const page = fs.readFileSync(path.join(root, 'docs', 'policy-tester.md'), 'utf8');
+const section = page.slice(page.indexOf('## Tests that say why'), page.indexOf('## Policy coverage'));
 
 function fencedBlock(language: string, firstLine: string): string {
   const block = [...section.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))]
