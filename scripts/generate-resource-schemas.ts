@@ -12,9 +12,13 @@
  *     "minors": { "<minor>": {
  *        "definitions": { "<definition name>": <index into schemas> },
  *        "kinds": { "<group>/<version>/<Kind>": "<definition name>" },
- *        "resources": { "<group>/<version>/<resource>[/<subresource>]": ["<group>", "<version>", "<Kind>", <namespaced 0|1>] } } } }
+ *        "resources": { "<group>/<version>/<resource>[/<subresource>]": ["<group>", "<version>", "<Kind>", <namespaced 0|1>] } } },
+ *     "descriptions": { "<definition name>": { "description": "...", "properties": { "<property>": "..." } } } }
  * (a subresource's kind is the body it takes, of its own group and version: deployments/scale is autoscaling/v1 Scale).
  * A schema keeps the OpenAPI keys below; `$ref` is the definition's name, resolved in its minor.
+ * `descriptions` holds the OpenAPI `description`s of the newest release's admissionregistration.k8s.io/v1
+ * definitions only (the rest are dropped, to keep the file small): scripts/generate-wire-types.ts writes
+ * the doc comments of src/wire/ from them.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -49,6 +53,8 @@ const OUTPUT = path.join(__dirname, '..', 'schemas', 'kubernetes.json');
 /** Kinds every group version lists for its options and events (one definition claims them all). */
 const SHARED_KINDS = new Set(['DeleteOptions', 'WatchEvent', 'Status']);
 const REF_PREFIX = '#/components/schemas/';
+/** The definitions whose descriptions are kept (of the newest release): those src/wire/ is generated from. */
+export const DESCRIBED_PREFIX = 'io.k8s.api.admissionregistration.v1.';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -77,6 +83,16 @@ export function cut(schema: Json): Json {
     return { ...(allOf[0] as { [key: string]: Json }), ...out };
   }
   return out;
+}
+
+/** A definition's OpenAPI `description` and those of its properties (a property without one is left out). */
+function describe(schema: any): Json {
+  const properties: { [name: string]: Json } = {};
+  for (const name of Object.keys(schema.properties ?? {}).sort()) {
+    const description = schema.properties[name].description;
+    if (typeof description === 'string') properties[name] = description;
+  }
+  return { description: typeof schema.description === 'string' ? schema.description : '', properties };
 }
 
 interface MinorSchemas {
@@ -115,6 +131,8 @@ function generate(): string {
   const schemas: string[] = [];
   const index = new Map<string, number>();
   const minors: { [minor: string]: MinorSchemas } = {};
+  const newest = Object.keys(RELEASES).sort((a, b) => Number(a) - Number(b)).pop();
+  const described: { [name: string]: Json } = {};
   for (const [minor, release] of Object.entries(RELEASES)) {
     const dir = specDirectory(release);
     const out: MinorSchemas = { definitions: {}, kinds: {}, resources: {} };
@@ -131,6 +149,7 @@ function generate(): string {
         // The same definition is in several files of a release; they must agree.
         if (out.definitions[name] !== undefined && out.definitions[name] !== i) throw new Error(`${release}: ${name} differs between the spec files`);
         out.definitions[name] = i;
+        if (minor === newest && name.startsWith(DESCRIBED_PREFIX)) described[name] ??= describe(schema);
         for (const gvk of schema['x-kubernetes-group-version-kind'] ?? []) {
           const key = `${gvk.group}/${gvk.version}/${gvk.kind}`;
           if (out.kinds[key] !== undefined && out.kinds[key] !== name && !SHARED_KINDS.has(gvk.kind)) {
@@ -155,7 +174,8 @@ function generate(): string {
     '"schemas": [',
     schemas.join(',\n'),
     '],',
-    `"minors": {\n${Object.entries(minors).map(([minor, m]) => `${JSON.stringify(minor)}: ${JSON.stringify(m)}`).join(',\n')}\n}`,
+    `"minors": {\n${Object.entries(minors).map(([minor, m]) => `${JSON.stringify(minor)}: ${JSON.stringify(m)}`).join(',\n')}\n},`,
+    `"descriptions": {\n${Object.entries(sortedObject(described)).map(([name, d]) => `${JSON.stringify(name)}: ${JSON.stringify(d)}`).join(',\n')}\n}`,
     '}',
     '',
   ].join('\n');

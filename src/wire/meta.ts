@@ -1,5 +1,7 @@
-// The parts of k8s.io/apimachinery meta/v1 that admissionregistration objects use, as in the
-// API reference (ObjectMeta, ListMeta, LabelSelector, Condition).
+// The parts of k8s.io/apimachinery meta/v1 that admissionregistration objects use (ObjectMeta,
+// ListMeta, LabelSelector, Condition), written by hand after their OpenAPI definitions
+// (io.k8s.apimachinery.pkg.apis.meta.v1.* in schemas/kubernetes.json). The generated
+// admissionregistration*.ts beside it (scripts/generate-wire-types.ts) refer to them.
 import type { TypeSchema } from './schema-types';
 
 export interface ObjectMeta {

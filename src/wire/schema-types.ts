@@ -15,7 +15,10 @@ export type FieldType =
 
 export interface FieldSchema {
   readonly type: FieldType;
-  /** Marked `!` in the API reference: the apiserver requires it. */
+  /**
+   * In the definition's OpenAPI `required` list (the apiserver requires it), or `apiVersion` and
+   * `kind` of a kind (a manifest is applied by them): see scripts/generate-wire-types.ts.
+   */
   readonly required: boolean;
 }
 
