@@ -12,7 +12,7 @@ import { compileExpression } from '../src/cel/checker';
 import { engine } from '../src/cel/engine';
 import { environmentFor, EnvironmentSpec } from '../src/cel/environment';
 import { librariesFor } from '../src/cel/version-gates';
-import { ExpressionField } from '../src/validation/expression-field';
+import { ExpressionField } from '../src/shared/expression-field';
 
 const COUNT = 10_000;
 const ROUNDS = 5;

@@ -10,8 +10,8 @@
  */
 import { Operation, PolicyTester } from '../src';
 import { compileProgram } from '../src/cel/checker';
+import { ExpressionField } from '../src/shared/expression-field';
 import { toCel } from '../src/testing/cel-runtime';
-import { ExpressionField } from '../src/validation/expression-field';
 
 const ROUNDS = 5;
 const OBJECTS = 200;

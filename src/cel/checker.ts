@@ -3,13 +3,13 @@ import { constantFoldingError } from './constant-folding';
 import { CelEnvironment, CelError, CelNode, CelParsed } from './engine';
 import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
 import { CelIssue, compilationFailed, issueOffset, MAX_EXPRESSION_CODE_POINTS, MAX_RECURSION_DEPTH, NO_LOCATION, translateEngineError } from './errors';
+import type { ExpressionChecker, ExpressionEnvironment, ExpressionProblems, TypedKind } from './expression-checker';
 import { postCheckIssues } from './literal-checks';
 import { nestingDepth } from './nesting';
 import { routeToCelSemantics } from './routes';
 import { celTypeName, splitTopLevel } from './type-names';
 import { typeProblem } from './typed-check';
-import type { ExpressionChecker, ExpressionEnvironment, ExpressionProblems, TypedKind } from '../validation/expression-checker';
-import { ExpressionField } from '../validation/expression-field';
+import { ExpressionField } from '../shared/expression-field';
 
 /**
  * Compiles admission expressions as the apiserver does on create: parse and type-check in the

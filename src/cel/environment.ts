@@ -10,7 +10,7 @@ import { installOperatorChains } from './operator-chains';
 import { installStructLiterals } from './struct-literals';
 import { isAvailable, librariesFor } from './version-gates';
 import { CelObjectTypes } from '../schemas/cel-object-types';
-import { ExpressionField } from '../validation/expression-field';
+import { ExpressionField } from '../shared/expression-field';
 
 /**
  * The CEL environment of each expression field, as the apiserver declares it

@@ -4,7 +4,7 @@ import { CelNode } from './engine';
 import { environmentFor, environmentKey, EnvironmentSpec } from './environment';
 import { issueOffset } from './errors';
 import { StructArgs } from './struct-literals';
-import { closestName } from '../validation/shape';
+import { closestName } from '../shared/closest-name';
 
 /**
  * An expression type-checked against the schemas of the resources it is for (`object`,

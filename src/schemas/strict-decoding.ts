@@ -1,6 +1,7 @@
 import { BuiltinSchemas, OpenApiSchema } from './builtin-schemas';
 import { isQuantity } from './quantity';
-import { closestName } from '../validation/shape';
+import { closestName } from '../shared/closest-name';
+import { decodeGoInteger, isGoBase64, isJsonNull } from '../shared/go-json-decoding';
 
 /** A field the apiserver's strict decoding of a built-in object rejects. */
 export interface DecodingProblem {
@@ -29,10 +30,6 @@ const EITHER_OR: { readonly [name: string]: { readonly allowed?: ReadonlyArray<'
   [`${APIEXTENSIONS}.JSONSchemaPropsOrArray`]: { items: 'object' },
   [`${APIEXTENSIONS}.JSONSchemaPropsOrStringArray`]: { items: 'string' },
 };
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
 
 /**
  * What the apiserver's decoding of `value` as the built-in definition `definition` rejects with
@@ -72,7 +69,7 @@ interface Decoding {
 }
 
 function walk(value: unknown, given: OpenApiSchema, path: string, go: string, schemas: Decoding, out: DecodingProblem[]): void {
-  if (value === null || value === undefined) return;
+  if (isJsonNull(value)) return;
   // A Quantity decodes from the text of a string or a number, and nothing else (UnmarshalJSON).
   if (given.$ref === QUANTITY) {
     const text = typeof value === 'string' ? value : typeof value === 'number' ? JSON.stringify(value) : undefined;
@@ -93,7 +90,7 @@ function walk(value: unknown, given: OpenApiSchema, path: string, go: string, sc
   }
   if (schema['x-kubernetes-int-or-string'] || schema.format === 'int-or-string') {
     // IntOrString holds an int32.
-    if (!(typeof value === 'string' || isInt32(value))) wrongType(path, go, value, 'a 32-bit integer or a string', out);
+    if (!(typeof value === 'string' || decodeGoInteger(value, 32) === 'integer')) wrongType(path, go, value, 'a 32-bit integer or a string', out);
     return;
   }
   if (schema.oneOf) {
@@ -105,8 +102,8 @@ function walk(value: unknown, given: OpenApiSchema, path: string, go: string, sc
   // Bytes ([]byte in Go): base64 text, or a JSON array of bytes, which Go's decoding takes too.
   if (schema.type === 'string' && schema.format === 'byte') {
     if (typeof value === 'string') {
-      if (!isBase64(value)) out.push({ path, goPath: go, kind: 'invalid base64', message: `${path}: must be base64-encoded (standard alphabet, padded), not ${JSON.stringify(value.slice(0, 40))}` });
-    } else if (!Array.isArray(value) || !value.every((b) => b === null || (Number.isInteger(b) && b >= 0 && b <= 255))) {
+      if (!isGoBase64(value)) out.push({ path, goPath: go, kind: 'invalid base64', message: `${path}: must be base64-encoded (standard alphabet, padded), not ${JSON.stringify(value.slice(0, 40))}` });
+    } else if (!Array.isArray(value) || !value.every((b) => isJsonNull(b) || (Number.isInteger(b) && b >= 0 && b <= 255))) {
       wrongType(path, go, value, 'a base64 string', out);
     }
     return;
@@ -122,11 +119,13 @@ function walk(value: unknown, given: OpenApiSchema, path: string, go: string, sc
       if (!Array.isArray(value)) return wrongType(path, go, value, 'an array', out);
       if (schema.items) value.forEach((item, i) => walk(item, schema.items!, `${path}[${i}]`, go, schemas, out));
       return;
-    case 'integer':
-      if (!Number.isInteger(value)) return wrongType(path, go, value, 'an integer', out);
-      if (schema.format === 'int32' && !isInt32(value)) wrongType(path, go, value, 'a 32-bit integer', out);
-      else if (!isInt64(value as number)) wrongType(path, go, value, 'a 64-bit integer', out);
+    case 'integer': {
+      const bits = schema.format === 'int32' ? 32 : 64;
+      const decoded = decodeGoInteger(value, bits);
+      if (decoded === 'not a number' || decoded === 'fraction') wrongType(path, go, value, 'an integer', out);
+      else if (decoded === 'out of range') wrongType(path, go, value, `a ${bits}-bit integer`, out);
       return;
+    }
     case undefined:
       return;
     default:
@@ -183,26 +182,10 @@ function walkEitherOr(value: unknown, type: (typeof EITHER_OR)[string], path: st
   }
   if (Array.isArray(value) && type.items) {
     value.forEach((item, i) => {
-      const ok = item === null || (type.items === 'object' ? isObject(item) : typeof item === 'string');
+      const ok = isJsonNull(item) || (type.items === 'object' ? isObject(item) : typeof item === 'string');
       if (!ok) wrongType(`${path}[${i}]`, go, item, article(type.items!), out);
     });
   }
-}
-
-/** Go's base64.StdEncoding: padded, standard alphabet; carriage returns and newlines are skipped. */
-function isBase64(text: string): boolean {
-  const stripped = text.replace(/[\r\n]/g, '');
-  return stripped.length % 4 === 0 && /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(stripped);
-}
-
-/** What ParseInt(…, 64) takes of the number's JSON text: digits (no exponent) within int64. */
-function isInt64(value: number): boolean {
-  const text = JSON.stringify(value);
-  return /^-?\d+$/.test(text) && BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX;
-}
-
-function isInt32(value: unknown): boolean {
-  return Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX;
 }
 
 function matchesType(value: unknown, type: OpenApiSchema['type']): boolean {

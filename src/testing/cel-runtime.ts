@@ -7,7 +7,7 @@ import { environmentKey, EnvironmentSpec, TypedVariable } from '../cel/environme
 import { celErrorText } from '../cel/runtime-errors';
 import { objectLiteralTypeName, withObjectLiteralTypeName } from '../cel/struct-literals';
 import { EvaluationTrace, outcomeOf, traced } from './explain/evaluation-trace';
-import { ExpressionField } from '../validation/expression-field';
+import { ExpressionField } from '../shared/expression-field';
 import type * as wire from '../wire/admissionregistration';
 
 /** The variables of one evaluation (`object`, `request`, `params`, ...), as plain JSON. */

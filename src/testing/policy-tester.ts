@@ -32,7 +32,7 @@ import { MatchMiss } from './policy-match';
 import { builtInResource, groupVersionKind } from './resource-table';
 import { PolicyKind, ReviewObserver } from './review-observer';
 import { resourceRoot } from './structured-merge';
-import { ExpressionField } from '../validation/expression-field';
+import { ExpressionField } from '../shared/expression-field';
 import type * as wire from '../wire/admissionregistration';
 
 /** Options of PolicyTester. */

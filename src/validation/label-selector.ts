@@ -1,13 +1,16 @@
 import { FieldViolation, forbidden, invalid, invalidEach, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
-import { isQualifiedName, isValidLabelValue } from './formats';
 import { validateLabels } from './metadata';
 import { unmatchableReason } from './selector-satisfiability';
+import { isQualifiedName, isValidLabelValue } from '../shared/name-formats';
 import type { LabelSelector } from '../wire/meta';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 
-/** C4: a label selector, validated strictly as on create. */
+/**
+ * A label selector, validated strictly as on create (k8s.io/apimachinery
+ * pkg/apis/meta/v1/validation/validation.go: ValidateLabelSelector).
+ */
 export function validateLabelSelector(selector: LabelSelector | undefined, path: FieldPath): FieldViolation[] {
   if (!selector) return [];
   const out: FieldViolation[] = [];

@@ -1,7 +1,6 @@
 import { ADMISSION_GROUP, AdmissionKind, isAdmissionKind, preferredApiVersion, SERVED_VERSIONS } from '../admission-kind';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
 import { validateCrossObject } from './cross-object';
-import { defaultExpressionChecker } from './expression-checker';
 import { FieldViolation, invalid, notSupported, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { inspectJson, MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from './json-data';
@@ -14,6 +13,7 @@ import { validateValidatingPolicy } from './validating-policy';
 import { validateValidatingPolicyBinding } from './validating-policy-binding';
 import { Violation, ViolationSeverity } from './violation';
 import { validateWebhookConfiguration } from './webhook-configuration';
+import { CelExpressionChecker } from '../cel/checker';
 import { CustomResourceSchemas } from '../schemas/custom-resources';
 
 /** Options of `ManifestValidator.validate` and `ManifestValidator.validateAll`. */
@@ -131,7 +131,8 @@ function validateOne(manifest: unknown, version: KubernetesVersion, crds: Custom
   const versionProblems = validateApiVersion(apiVersion, kind, version);
 
   const shape = checkShape(manifest, kind, FieldPath.root(''));
-  const ctx = new RuleContext(version, defaultExpressionChecker(), crds);
+  // One checker per manifest: it carries the manifest's variable types forward.
+  const ctx = new RuleContext(version, new CelExpressionChecker(), crds);
   const rules = validateKind(shape.value, kind, typeof apiVersion === 'string' ? apiVersion : '', ctx)
     .filter((v) => !shape.violations.some((s) => v.path.isWithin(s.path)));
   return [...versionProblems, ...shape.violations, ...rules];

@@ -1,13 +1,13 @@
-import { ExpressionField } from './expression-checker';
 import { duplicate, FieldViolation, invalidEach, required, tooMany } from './field-errors';
 import { FieldPath } from './field-path';
-import { isQualifiedName } from './formats';
 import { RuleContext } from './rule-context';
+import { ExpressionField } from '../shared/expression-field';
+import { isQualifiedName } from '../shared/name-formats';
 import type { MatchCondition } from '../wire/admissionregistration';
 
 const MAX_MATCH_CONDITIONS = 64;
 
-/** C3: matchConditions of a webhook or a policy. */
+/** matchConditions of a webhook or a policy (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateMatchConditions). */
 export function validateMatchConditions(
   conditions: readonly MatchCondition[],
   path: FieldPath,

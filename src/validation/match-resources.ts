@@ -6,7 +6,10 @@ import { validateNamedRule } from './resource-rules';
 import type { MatchResources } from '../wire/admissionregistration';
 
 
-/** C5: the match criteria of a policy (`matchConstraints`) or a binding (`matchResources`). */
+/**
+ * The match criteria of a policy (`matchConstraints`) or a binding (`matchResources`)
+ * (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateMatchResources).
+ */
 export function validateMatchResources(match: MatchResources, path: FieldPath): FieldViolation[] {
   const out: FieldViolation[] = [];
   if (match.matchPolicy !== undefined && !MATCH_POLICIES.includes(match.matchPolicy)) {

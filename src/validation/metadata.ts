@@ -1,6 +1,6 @@
 import { FieldViolation, invalid, invalidEach, required, tooLong, warning } from './field-errors';
 import { FieldPath } from './field-path';
-import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from './formats';
+import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../shared/name-formats';
 import type { ObjectMeta, OwnerReference } from '../wire/meta';
 
 const METADATA = FieldPath.root('metadata');
@@ -8,7 +8,10 @@ const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 /** A generated name is the prefix, cut to this length, and five random characters. */
 const MAX_GENERATED_PREFIX = 58;
 
-/** C1: ObjectMeta of a cluster-scoped admissionregistration object. */
+/**
+ * ObjectMeta of a cluster-scoped admissionregistration object (k8s.io/apimachinery
+ * pkg/api/validation/objectmeta.go: ValidateObjectMeta with NameIsDNSSubdomain).
+ */
 export function validateObjectMeta(meta: ObjectMeta | undefined): FieldViolation[] {
   const m = meta ?? {};
   const out: FieldViolation[] = [];

@@ -5,7 +5,10 @@ import { validateNoDelete } from './mutating-policy';
 import { validateBindingCommon } from './policy-binding-common';
 import type { MutatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 
-/** MB1-MB6: a MutatingAdmissionPolicyBinding (no validationActions). */
+/**
+ * A MutatingAdmissionPolicyBinding, which has no validationActions (k8s.io/kubernetes
+ * pkg/apis/admissionregistration/validation/validation.go: validateMutatingAdmissionPolicyBinding).
+ */
 export function validateMutatingPolicyBinding(binding: MutatingAdmissionPolicyBinding, v1alpha1: boolean): FieldViolation[] {
   const spec = binding.spec ?? {};
   const out = validateObjectMeta(binding.metadata);

@@ -1,4 +1,3 @@
-import { ExpressionField } from './expression-checker';
 import { FieldViolation, invalid, notSupported, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateMatchConditions } from './match-conditions';
@@ -9,11 +8,12 @@ import { MUTATING_POLICY_OPERATIONS, PATCH_TYPES, REINVOCATION_POLICIES } from '
 import { policyTypes } from './policy-types';
 import { RuleContext } from './rule-context';
 import { declaredVariables, validateVariables } from './variables';
+import { ExpressionField } from '../shared/expression-field';
 import type { MutatingAdmissionPolicy, Mutation, NamedRuleWithOperations } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
 
-/** M1-M15: a MutatingAdmissionPolicy. */
+/** A MutatingAdmissionPolicy (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateMutatingAdmissionPolicy). */
 export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, untypedCtx: RuleContext): FieldViolation[] {
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
@@ -58,7 +58,8 @@ function nonIdempotentAppend(path: FieldPath): FieldViolation {
 }
 
 /**
- * M5/MB4: mutating policies never run on DELETE. The apiserver reports it without indices
+ * Mutating policies never run on DELETE (pkg/apis/admissionregistration/validation/validation.go: supportedMutatingOperations, checked by
+ * validateMutatingAdmissionPolicySpec and validateMutatingAdmissionPolicyBindingSpec). The apiserver reports it without indices
  * (`spec.matchConstraints.resourceRules.operations`); excludeResourceRules may name DELETE.
  */
 export function validateNoDelete(rules: readonly NamedRuleWithOperations[], matchPath: FieldPath): FieldViolation[] {

@@ -1,13 +1,13 @@
 import { FieldViolation, forbidden, invalid, invalidEach, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
-import { isDns1035Label, isDns1123Subdomain, isPathSegmentName } from './formats';
 import { validateLabelSelector } from './label-selector';
+import { isDns1035Label, isDns1123Subdomain, isPathSegmentName } from '../shared/name-formats';
 import type { ParamKind, ParamRef } from '../wire/admissionregistration';
 
 /** In the apiserver's order (not sorted). */
 const PARAMETER_NOT_FOUND_ACTIONS = ['Deny', 'Allow'];
 
-/** C6: the kind of a policy's parameter resources. */
+/** The kind of a policy's parameter resources (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateParamKind). */
 export function validateParamKind(paramKind: ParamKind, path: FieldPath): FieldViolation[] {
   const out: FieldViolation[] = [];
   const apiVersionPath = path.child('apiVersion');
@@ -45,7 +45,7 @@ function invalidJoined(path: FieldPath, value: string, details: readonly string[
   return details.length > 0 ? [invalid(path, value, details.join(','))] : [];
 }
 
-/** C7: a binding's reference to its parameter resources. */
+/** A binding's reference to its parameter resources (pkg/apis/admissionregistration/validation/validation.go: validateParamRef). */
 export function validateParamRef(paramRef: ParamRef, path: FieldPath, v1alpha1: boolean): FieldViolation[] {
   const out: FieldViolation[] = [];
   const hasName = paramRef.name !== undefined && paramRef.name !== '';

@@ -1,13 +1,16 @@
 import { FieldViolation, invalidEach, required } from './field-errors';
 import { FieldPath } from './field-path';
-import { isDns1123Subdomain } from './formats';
 import { validateMatchResources } from './match-resources';
 import { validateParamRef } from './params';
+import { isDns1123Subdomain } from '../shared/name-formats';
 import type { MatchResources, ParamRef } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
 
-/** The spec fields both binding kinds share (B2-B4, MB2-MB4). */
+/**
+ * The spec fields both binding kinds share, which k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go:
+ * validateValidatingAdmissionPolicyBindingSpec and validateMutatingAdmissionPolicyBindingSpec check alike.
+ */
 export interface BindingSpecCommon {
   readonly policyName?: string;
   readonly paramRef?: ParamRef;

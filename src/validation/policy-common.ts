@@ -6,7 +6,10 @@ import type { MatchResources } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
 
-/** The spec fields ValidatingAdmissionPolicy and MutatingAdmissionPolicy share (P2/P4, M2/M4). */
+/**
+ * The spec fields ValidatingAdmissionPolicy and MutatingAdmissionPolicy share, which k8s.io/kubernetes
+ * pkg/apis/admissionregistration/validation/validation.go: validateValidatingAdmissionPolicySpec and validateMutatingAdmissionPolicySpec check alike.
+ */
 export interface PolicySpecCommon {
   readonly failurePolicy?: string;
   readonly matchConstraints?: MatchResources;

@@ -1,4 +1,4 @@
-import { ExpressionTypes, TypedKind } from './expression-checker';
+import type { ExpressionTypes, TypedKind } from '../cel/expression-checker';
 import { KubernetesVersion } from '../kubernetes-version';
 import { BuiltinSchemas } from '../schemas/builtin-schemas';
 import { builtinObjectTypes, customResourceObjectTypes } from '../schemas/cel-object-types';

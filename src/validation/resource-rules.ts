@@ -1,11 +1,14 @@
 import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
-import { isPathSegmentName } from './formats';
 import { OPERATIONS, SCOPES } from './policy-enums';
+import { isPathSegmentName } from '../shared/name-formats';
 import type { NamedRuleWithOperations, RuleWithOperations } from '../wire/admissionregistration';
 
 
-/** C2: a rule of a webhook or a policy: operations, apiGroups, apiVersions, resources, scope. */
+/**
+ * A rule of a webhook or a policy: operations, apiGroups, apiVersions, resources, scope
+ * (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateRuleWithOperations, validateRule).
+ */
 export function validateRuleWithOperations(rule: RuleWithOperations, path: FieldPath): FieldViolation[] {
   return [
     ...validateOperations(rule.operations ?? [], path.child('operations')),
@@ -16,7 +19,7 @@ export function validateRuleWithOperations(rule: RuleWithOperations, path: Field
   ];
 }
 
-/** C5.3: a policy or binding rule, which can also name resources. */
+/** A policy or binding rule, which can also name resources (pkg/apis/admissionregistration/validation/validation.go: validateNamedRuleWithOperations). */
 export function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath): FieldViolation[] {
   const out = validateRuleWithOperations(rule, path);
   const seen = new Set<string>();

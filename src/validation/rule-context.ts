@@ -1,7 +1,7 @@
-import { KubernetesVersion } from '../kubernetes-version';
-import { ExpressionChecker, ExpressionEnvironment, ExpressionTypes } from './expression-checker';
 import { FieldViolation, invalid, renderValue, warning } from './field-errors';
 import { FieldPath } from './field-path';
+import type { ExpressionChecker, ExpressionEnvironment, ExpressionTypes } from '../cel/expression-checker';
+import { KubernetesVersion } from '../kubernetes-version';
 import { CustomResourceSchemas } from '../schemas/custom-resources';
 
 /** What every rule may consult besides the object itself. */

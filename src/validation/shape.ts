@@ -1,14 +1,13 @@
 import { FieldViolation, invalid } from './field-errors';
 import { FieldPath } from './field-path';
 import { ViolationSeverity } from './violation';
+import { closestName } from '../shared/closest-name';
+import { decodeGoInteger, goNullElement, GoValueKind, isJsonNull } from '../shared/go-json-decoding';
 import { ADMISSION_TYPES } from '../wire/admissionregistration-schema';
 import { META_TYPES } from '../wire/meta';
 import type { FieldType, TypeSchema } from '../wire/schema-types';
 
 const TYPES: { readonly [name: string]: TypeSchema } = { ...ADMISSION_TYPES, ...META_TYPES };
-
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
 
 /** The result of checking a JSON value against a wire type. */
 export interface ShapeResult {
@@ -58,19 +57,16 @@ function walk(value: unknown, type: FieldType, path: FieldPath, out: FieldViolat
   }
 }
 
-/**
- * What Go's JSON decoding leaves in a list entry or map value given as `null`: the type's zero
- * value (`""`, `0`, `false`, an empty struct), which the rules then validate like any other value.
- */
-function zeroValue(type: FieldType): unknown {
+/** The Go kind of a wire type, for what a null list entry or map value decodes to. */
+function goKind(type: FieldType): GoValueKind {
   switch (type.kind) {
-    case 'string': return '';
-    case 'boolean': return false;
-    case 'integer': return 0;
-    case 'object':
-    case 'stringMap': return {};
-    case 'array': return [];
-    case 'json': return null;
+    case 'string': return 'string';
+    case 'boolean': return 'bool';
+    case 'integer': return 'integer';
+    case 'object': return 'struct';
+    case 'stringMap': return 'map';
+    case 'array': return 'slice';
+    case 'json': return 'raw';
   }
 }
 
@@ -81,22 +77,25 @@ function expect(ok: boolean, value: unknown, expected: string, path: FieldPath, 
 }
 
 function walkInteger(value: unknown, format: 'int32' | 'int64', path: FieldPath, out: FieldViolation[]): unknown {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    out.push(invalid(path, value, `must be of type integer, not ${typeof value === 'number' ? 'a fraction' : jsonType(value)}`));
-    return undefined;
+  switch (decodeGoInteger(value, format === 'int32' ? 32 : 64)) {
+    case 'integer':
+      return value;
+    case 'not a number':
+      return expect(false, value, 'integer', path, out);
+    case 'fraction':
+      out.push(invalid(path, value, 'must be of type integer, not a fraction'));
+      return undefined;
+    case 'out of range':
+      out.push(invalid(path, value, `must fit in a ${format === 'int32' ? 32 : 64}-bit integer`));
+      return undefined;
   }
-  if (format === 'int32' && (value < INT32_MIN || value > INT32_MAX)) {
-    out.push(invalid(path, value, 'must fit in a 32-bit integer'));
-    return undefined;
-  }
-  return value;
 }
 
 function walkStringMap(value: unknown, path: FieldPath, out: FieldViolation[]): unknown {
   if (!isPlainObject(value)) return expect(false, value, 'object', path, out);
   let result: { [key: string]: unknown } | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const checked = item === null ? '' : expect(typeof item === 'string', item, 'string', path.key(key), out);
+    const checked = isJsonNull(item) ? goNullElement('string') : expect(typeof item === 'string', item, 'string', path.key(key), out);
     if (checked !== item) result ??= copyUntil(value, key);
     else if (result) result[key] = checked;
   }
@@ -107,7 +106,8 @@ function walkArray(value: unknown, items: FieldType, path: FieldPath, out: Field
   if (!Array.isArray(value)) return expect(false, value, 'array', path, out);
   let result: unknown[] | undefined;
   value.forEach((item, i) => {
-    const checked = walk(item === null ? zeroValue(items) : item, items, path.index(i), out);
+    const element = isJsonNull(item) ? goNullElement(goKind(items)) : item;
+    const checked = element === null ? element : walk(element, items, path.index(i), out);
     if (checked !== item) result ??= value.slice(0, i);
     // Keep positions stable so indices in later messages match the input.
     if (result) result.push(checked);
@@ -124,7 +124,7 @@ function walkObject(value: unknown, typeName: string, path: FieldPath, out: Fiel
     let checked: unknown;
     if (!field) {
       out.push(unknownField(path.child(key), key, typeName, Object.keys(schema)));
-    } else if (item !== null && item !== undefined) {
+    } else if (!isJsonNull(item)) {
       checked = walk(item, field.type, path.child(key), out);
     }
     if (checked !== item) result ??= copyUntil(value, key);
@@ -158,31 +158,4 @@ function unknownField(path: FieldPath, key: string, typeName: string, known: str
     message: `unknown field "${path}": ${typeName} has no field "${key}" (strict field validation rejects it); ${hint}known fields: ${[...known].sort().join(', ')}`,
     severity: ViolationSeverity.ERROR,
   };
-}
-
-/** The known name closest to `key` (case-insensitive equal or within two edits), if any. */
-export function closestName(key: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const d = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate, bestDistance);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) >= limit) return limit;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    }
-    previous = row;
-  }
-  return previous[b.length];
 }

@@ -1,6 +1,6 @@
 // How a struct of the public API is checked for keys it does not declare (see src/struct-keys.ts).
 import { isPlain, jsonDataProblem } from './json-data';
-import { closestName } from './shape';
+import { closestName } from '../shared/closest-name';
 
 /** Deeper than any struct of the API, and shallow enough for the recursive code that renders props. */
 const MAX_PROPS_DEPTH = 1_000;

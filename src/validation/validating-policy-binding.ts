@@ -7,7 +7,7 @@ import type { ValidatingAdmissionPolicyBinding } from '../wire/admissionregistra
 
 const ACTIONS = FieldPath.root('spec').child('validationActions');
 
-/** B1-B5: a ValidatingAdmissionPolicyBinding. */
+/** A ValidatingAdmissionPolicyBinding (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateValidatingAdmissionPolicyBinding). */
 export function validateValidatingPolicyBinding(binding: ValidatingAdmissionPolicyBinding): FieldViolation[] {
   const spec = binding.spec ?? ({} as Partial<NonNullable<ValidatingAdmissionPolicyBinding['spec']>>);
   const out = validateObjectMeta(binding.metadata);

@@ -1,7 +1,5 @@
-import { ExpressionField } from './expression-checker';
 import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
-import { isQualifiedName } from './formats';
 import { validateMatchConditions } from './match-conditions';
 import { validateObjectMeta } from './metadata';
 import { validateParamKind } from './params';
@@ -10,13 +8,15 @@ import { VALIDATION_REASONS } from './policy-enums';
 import { policyTypes } from './policy-types';
 import { RuleContext } from './rule-context';
 import { declaredVariables, validateVariables } from './variables';
+import { ExpressionField } from '../shared/expression-field';
+import { isQualifiedName } from '../shared/name-formats';
 import type { AuditAnnotation, ValidatingAdmissionPolicy, Validation } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_VALUE_EXPRESSION_BYTES = 5120;
 
-/** P1-P17: a ValidatingAdmissionPolicy. */
+/** A ValidatingAdmissionPolicy (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateValidatingAdmissionPolicy). */
 export function validateValidatingPolicy(policy: ValidatingAdmissionPolicy, untypedCtx: RuleContext): FieldViolation[] {
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;

@@ -1,12 +1,11 @@
-import { ExpressionField } from './expression-checker';
 import { FieldViolation, invalidEach, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
-import { isCelIdentifier } from './formats';
 import { RuleContext } from './rule-context';
+import { ExpressionField } from '../shared/expression-field';
 import type { Variable } from '../wire/admissionregistration';
 
 /**
- * C8: a policy's variables. Each expression sees only the variables before it.
+ * A policy's variables (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateVariable). Each expression sees only the variables before it.
  * The apiserver accepts duplicate names (the later one replaces the earlier for the expressions
  * after it); never what a policy author means, so it is a warning.
  */
@@ -58,4 +57,25 @@ export function declaredVariables(variables: readonly Variable[]): string[] {
     if (declares(v)) names.add(v.name ?? '');
   }
   return [...names];
+}
+
+const CEL_IDENTIFIER_RE = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
+const CEL_RESERVED_WORDS: ReadonlySet<string> = new Set([
+  'true', 'false', 'null', 'in',
+  'as', 'break', 'const', 'continue', 'else',
+  'for', 'function', 'if', 'import', 'let',
+  'loop', 'package', 'namespace', 'return',
+  'var', 'void', 'while',
+]);
+
+/**
+ * Tests whether the value is a CEL identifier that is not a CEL reserved word,
+ * as required of admission policy variable names. Mirrors the API server's
+ * `isCELIdentifier` (k8s.io/kubernetes pkg/apis/admissionregistration/validation).
+ */
+export function isCelIdentifier(value: string): string[] {
+  if (CEL_IDENTIFIER_RE.test(value) && !CEL_RESERVED_WORDS.has(value)) {
+    return [];
+  }
+  return ['must be a valid CEL identifier'];
 }

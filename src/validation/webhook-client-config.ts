@@ -1,12 +1,16 @@
 import { FieldViolation, invalid, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
-import { validateWebhookServicePath } from './formats';
-import { hostname, isGoUrlError, parseGoUrl } from './go-url';
+import { isGoBase64 } from '../shared/go-json-decoding';
+import { isDns1123Subdomain } from '../shared/name-formats';
+import { goUrlErrorText, hostname, isGoUrlError, parseGoUrl, userinfoString } from '../shared/net-url';
 import type { ServiceReference, WebhookClientConfig } from '../wire/admissionregistration';
 
 const URL_FORM = '; desired format: https://host[/path]';
 
-/** W10-W12: where the apiserver sends admission reviews, exactly one of `url` and `service`. */
+/**
+ * Where the apiserver sends admission reviews, exactly one of `url` and `service` (k8s.io/kubernetes
+ * pkg/apis/admissionregistration/validation/validation.go: validateValidatingWebhook; k8s.io/apiserver pkg/util/webhook/validation.go: ValidateWebhookURL, ValidateWebhookService).
+ */
 export function validateClientConfig(config: WebhookClientConfig | undefined, path: FieldPath): FieldViolation[] {
   const c = config ?? {};
   const hasUrl = c.url !== undefined;
@@ -18,11 +22,6 @@ export function validateClientConfig(config: WebhookClientConfig | undefined, pa
   return [...out, ...(hasUrl ? validateUrl(c.url!, path.child('url')) : validateService(c.service!, path.child('service')))];
 }
 
-/** What Go's JSON decoding accepts for a []byte: standard base64 with padding, line breaks ignored. */
-function isGoBase64(value: string): boolean {
-  return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value.replace(/[\r\n]/g, ''));
-}
-
 /**
  * The URL rules of k8s.io/apiserver `ValidateWebhookURL`, with Go's `net/url` parsing (where
  * `https:///x` has no host, unlike a browser's URL parser). A host with a port but no name
@@ -32,13 +31,13 @@ function isGoBase64(value: string): boolean {
 export function validateUrl(raw: string, path: FieldPath): FieldViolation[] {
   const u = parseGoUrl(raw);
   if (isGoUrlError(u)) {
-    return [required(path, `url must be a valid URL: parse ${JSON.stringify(raw)}: ${u.error}${URL_FORM}`)];
+    return [required(path, `url must be a valid URL: ${goUrlErrorText(u)}${URL_FORM}`)];
   }
   const out: FieldViolation[] = [];
   if (u.scheme !== 'https') out.push(invalid(path, u.scheme, `'https' is the only allowed URL scheme${URL_FORM}`));
   if (u.host === '') out.push(invalid(path, u.host, `host must be specified${URL_FORM}`));
   else if (hostname(u) === '') out.push(warning(path, `the host ${JSON.stringify(u.host)} has a port but no name: the apiserver accepts it, but cannot call the webhook; give a host name${URL_FORM}`));
-  if (u.user !== undefined) out.push(invalid(path, u.user, 'user information is not permitted in the URL'));
+  if (u.user !== undefined) out.push(invalid(path, userinfoString(u.user), 'user information is not permitted in the URL'));
   if (u.fragment !== '') out.push(invalid(path, u.fragment, 'fragments are not permitted in the URL'));
   if (u.rawQuery !== '') out.push(invalid(path, u.rawQuery, 'query parameters are not permitted in the URL'));
   return out;
@@ -61,4 +60,38 @@ function validateService(service: ServiceReference, path: FieldPath): FieldViola
     }
   }
   return out;
+}
+
+/**
+ * Validates the `path` of a webhook `clientConfig.service`. Mirrors the path
+ * rules of apiserver `webhook.ValidateWebhookService`
+ * (k8s.io/apiserver/pkg/util/webhook), including its quirk of skipping the
+ * first character even when it is not a '/'.
+ */
+export function validateWebhookServicePath(path: string): string[] {
+  if (path === '' || path === '/') {
+    return [];
+  }
+  if (path === '//') {
+    return ['segment[0] may not be empty'];
+  }
+
+  const errs: string[] = [];
+  if (!path.startsWith('/')) {
+    errs.push("must start with a '/'");
+  }
+  let toCheck = path.slice(1);
+  if (toCheck.endsWith('/')) {
+    toCheck = toCheck.slice(0, -1);
+  }
+  toCheck.split('/').forEach((segment, i) => {
+    if (segment.length === 0) {
+      errs.push(`segment[${i}] may not be empty`);
+      return;
+    }
+    for (const failure of isDns1123Subdomain(segment)) {
+      errs.push(`segment[${i}]: ${failure}`);
+    }
+  });
+  return errs;
 }

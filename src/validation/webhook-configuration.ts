@@ -1,8 +1,6 @@
 import { AdmissionKind } from '../admission-kind';
-import { ExpressionField } from './expression-checker';
 import { duplicate, FieldViolation, invalid, invalidEach, notSupported, required, warning } from './field-errors';
 import { FieldPath } from './field-path';
-import { isDns1035Label, isDns1123Subdomain } from './formats';
 import { validateLabelSelector } from './label-selector';
 import { validateMatchConditions } from './match-conditions';
 
@@ -12,6 +10,8 @@ import { validateRuleWithOperations } from './resource-rules';
 import { RuleContext } from './rule-context';
 import { validateClientConfig } from './webhook-client-config';
 import { lintWebhook } from './webhook-lints';
+import { ExpressionField } from '../shared/expression-field';
+import { isDns1035Label, isDns1123Subdomain } from '../shared/name-formats';
 import type { MutatingWebhook, ValidatingWebhook } from '../wire/admissionregistration';
 import type { ObjectMeta } from '../wire/meta';
 
@@ -26,7 +26,10 @@ interface WebhookConfigurationLike {
   readonly webhooks?: readonly AnyWebhook[];
 }
 
-/** W1-W15 and MW1: a ValidatingWebhookConfiguration or MutatingWebhookConfiguration. */
+/**
+ * A ValidatingWebhookConfiguration or MutatingWebhookConfiguration (k8s.io/kubernetes
+ * pkg/apis/admissionregistration/validation/validation.go: validateValidatingWebhookConfiguration and validateValidatingWebhook, and their mutating twins).
+ */
 export function validateWebhookConfiguration(config: WebhookConfigurationLike, kind: AdmissionKind, ctx: RuleContext): FieldViolation[] {
   const out = validateObjectMeta(config.metadata);
   const seen = new Set<string>();

@@ -1,6 +1,6 @@
 // Warnings for webhook configurations the apiserver accepts but that are known to cause outages
-// or lock a cluster out (the Kubernetes "Admission Webhook Good Practices" page and the incidents
-// collected in the project's webhook-practice notes).
+// or lock a cluster out (the Kubernetes documentation's "Admission Webhook Good Practices" page,
+// https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/).
 import { FieldViolation, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import type { MatchCondition, RuleWithOperations, ValidatingWebhook } from '../wire/admissionregistration';

@@ -1,6 +1,6 @@
 import { CelExpressionChecker } from '../../src/cel/checker';
 import { KubernetesVersion } from '../../src/kubernetes-version';
-import { ExpressionField } from '../../src/validation/expression-field';
+import { ExpressionField } from '../../src/shared/expression-field';
 
 export { ExpressionField };
 

@@ -1,6 +1,6 @@
 import { compileProgram } from '../../src/cel/checker';
 import { CelAuthorizer } from '../../src/cel/libraries/authz';
-import { ExpressionField } from '../../src/validation/expression-field';
+import { ExpressionField } from '../../src/shared/expression-field';
 
 /** Evaluates an expression in the variables environment of the newest version (for the library implementations). */
 function evaluate(expression: string, context: Record<string, unknown> = {}): unknown {

@@ -1,7 +1,7 @@
 import { KubernetesVersion } from '../../src';
 import { CelExpressionChecker, compileExpression } from '../../src/cel/checker';
 import { environmentFor } from '../../src/cel/environment';
-import { ExpressionField } from '../../src/validation/expression-field';
+import { ExpressionField } from '../../src/shared/expression-field';
 import { errors, expectErrors, expectValid, mutatingPolicy, validatingPolicy, webhook, webhookConfiguration } from '../validation/fixtures';
 
 describe('ManifestValidator compiles CEL', () => {

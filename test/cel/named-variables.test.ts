@@ -3,7 +3,7 @@
 import * as fc from 'fast-check';
 import { CelExpressionChecker, compileExpression } from '../../src/cel/checker';
 import { KubernetesVersion } from '../../src/kubernetes-version';
-import { ExpressionField } from '../../src/validation/expression-field';
+import { ExpressionField } from '../../src/shared/expression-field';
 
 const VARIABLES: ReadonlyArray<readonly [string, string, string]> = [
   ['a', '1', 'int'], ['b', "'s'", 'string'], ['c', '[1, 2]', 'list<int>'], ['d', "{'k': true}", 'map<string, bool>'],

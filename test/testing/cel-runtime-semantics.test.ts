@@ -1,7 +1,7 @@
 // Run-time semantics where the CEL engine differs from cel-go and the library follows cel-go. Each
 // expected answer is the apiserver's (measured with the conformance eval suite's oracle).
+import { ExpressionField } from '../../src/shared/expression-field';
 import { CelRuntime } from '../../src/testing/cel-runtime';
-import { ExpressionField } from '../../src/validation/expression-field';
 
 const activation = {
   object: { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },

@@ -1,6 +1,6 @@
+import { ExpressionField } from '../../src/shared/expression-field';
 import { BUDGET_EXCEEDED, CelRuntime, fromCel, toCel } from '../../src/testing/cel-runtime';
 import { CostBudget } from '../../src/testing/cost-meter';
-import { ExpressionField } from '../../src/validation/expression-field';
 
 const activation = { object: { spec: { replicas: 3 } }, oldObject: null, namespaceObject: null, request: {} };
 

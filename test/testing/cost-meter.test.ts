@@ -1,8 +1,8 @@
 // Runtime cost as cel-go's cost tracker charges it (interpreter/runtimecost.go and the Kubernetes
 // library's CallCost): the expected numbers are cel-go's, worked out from those rules.
+import { ExpressionField } from '../../src/shared/expression-field';
 import { CelRuntime } from '../../src/testing/cel-runtime';
 import { CostBudget, PER_CALL_EXCEEDED } from '../../src/testing/cost-meter';
-import { ExpressionField } from '../../src/validation/expression-field';
 
 const activation = { object: { data: { s: 'abcdefghij'.repeat(100) } }, oldObject: null, namespaceObject: null, request: {} };
 

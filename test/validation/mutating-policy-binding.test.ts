@@ -1,4 +1,4 @@
-// MB1-MB5 (MutatingAdmissionPolicyBinding).
+// MutatingAdmissionPolicyBinding (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateMutatingAdmissionPolicyBinding).
 import { expectErrors, expectValid, GROUP, mutatingBinding, warnings } from './fixtures';
 import { KubernetesVersion } from '../../src';
 
@@ -44,7 +44,7 @@ describe('valid bindings', () => {
   });
 });
 
-describe('MB1: metadata', () => {
+describe('metadata', () => {
   test('metadata.name is required', () => {
     expectErrors(mutatingBinding({}, { name: undefined }), [['metadata.name', 'Required value: name or generateName is required']]);
   });
@@ -54,7 +54,7 @@ describe('MB1: metadata', () => {
   });
 });
 
-describe('MB2: spec.policyName', () => {
+describe('spec.policyName', () => {
   test.each([
     ['missing', undefined],
     ['empty', ''],
@@ -67,7 +67,7 @@ describe('MB2: spec.policyName', () => {
   });
 });
 
-describe('MB3/C7: spec.paramRef', () => {
+describe('spec.paramRef', () => {
   test('name and selector together are two errors', () => {
     expectErrors(mutatingBinding({ paramRef: { name: 'p', selector: { matchLabels: { a: 'b' } }, parameterNotFoundAction: 'Deny' } }), [
       ['spec.paramRef.name', EXCLUSIVE],
@@ -130,7 +130,7 @@ describe('MB3/C7: spec.paramRef', () => {
   });
 });
 
-describe('MB4: spec.matchResources', () => {
+describe('spec.matchResources', () => {
   test.each([
     ['empty', {}],
     ['selectors only', { namespaceSelector: { matchLabels: { env: 'prod' } } }],
@@ -179,7 +179,7 @@ describe('MB4: spec.matchResources', () => {
   });
 });
 
-describe('MB5: no validationActions', () => {
+describe('no validationActions', () => {
   test('validationActions is an unknown field', () => {
     expectErrors(mutatingBinding({ validationActions: ['Deny'] }), [
       ['spec.validationActions', 'unknown field "spec.validationActions"'],

@@ -1,4 +1,5 @@
-// M1-M13 (MutatingAdmissionPolicy), with C6 (paramKind), C8 (variables) and the apiVersion per target version.
+// MutatingAdmissionPolicy (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateMutatingAdmissionPolicy), with
+// paramKind, variables and the apiVersion per target version.
 import { errors, expectErrors, expectValid, GROUP, mutatingPolicy, warnings } from './fixtures';
 import { KubernetesVersion } from '../../src';
 
@@ -61,7 +62,7 @@ describe('valid policies', () => {
   });
 });
 
-describe('M1: metadata', () => {
+describe('metadata', () => {
   test('metadata.name is required', () => {
     expectErrors(mutatingPolicy({}, { name: '' }), [['metadata.name', 'Required value: name or generateName is required']]);
   });
@@ -71,7 +72,7 @@ describe('M1: metadata', () => {
   });
 });
 
-describe('M2: spec.failurePolicy', () => {
+describe('spec.failurePolicy', () => {
   test.each(['other', 'fail', ''])('must be Fail or Ignore: %j', (failurePolicy) => {
     expectErrors(mutatingPolicy({ failurePolicy }), [
       ['spec.failurePolicy', `Unsupported value: "${failurePolicy}": supported values: "Fail", "Ignore"`],
@@ -83,7 +84,7 @@ describe('M2: spec.failurePolicy', () => {
   });
 });
 
-describe('M3/C6: spec.paramKind', () => {
+describe('spec.paramKind', () => {
   test('apiVersion and kind are required', () => {
     expectErrors(withParamKind({}), [
       ['spec.paramKind.apiVersion', 'Required value'],
@@ -147,7 +148,7 @@ describe('M3/C6: spec.paramKind', () => {
   });
 });
 
-describe('M4/C5: spec.matchConstraints', () => {
+describe('spec.matchConstraints', () => {
   test('is required', () => {
     expectErrors(mutatingPolicy({ matchConstraints: undefined }), [['spec.matchConstraints', 'Required value']]);
   });
@@ -174,7 +175,7 @@ describe('M4/C5: spec.matchConstraints', () => {
     ]);
   });
 
-  test('resourceRules are checked as rules (C2)', () => {
+  test('resourceRules are checked as rules', () => {
     expectErrors(withRules([rule({ apiGroups: [], resources: ['*/*', 'pods'] })]), [
       ['spec.matchConstraints.resourceRules[0].apiGroups', 'Required value'],
       ['spec.matchConstraints.resourceRules[0].resources', "if '*/*' is present, must not specify other resources"],
@@ -189,7 +190,7 @@ describe('M4/C5: spec.matchConstraints', () => {
   });
 });
 
-describe('M5: no DELETE in matchConstraints.resourceRules', () => {
+describe('no DELETE in matchConstraints.resourceRules', () => {
   test('DELETE is rejected at the path without indices', () => {
     expectErrors(withRules([rule({ operations: ['CREATE', 'DELETE'] })]), [
       [NO_DELETE_PATH, `Unsupported value: "DELETE": ${MUTATING_OPERATIONS}`],
@@ -203,7 +204,7 @@ describe('M5: no DELETE in matchConstraints.resourceRules', () => {
     ]);
   });
 
-  test('an invalid operation is reported twice: indexed (C2) and not indexed (M5)', () => {
+  test('an invalid operation is reported twice: as a rule, indexed, and as a mutating policy operation, not indexed', () => {
     expectErrors(withRules([rule({ operations: ['CREATE', 'PATCH'] })]), [
       ['spec.matchConstraints.resourceRules[0].operations[1]', `Unsupported value: "PATCH": ${ALL_OPERATIONS}`],
       [NO_DELETE_PATH, `Unsupported value: "PATCH": ${MUTATING_OPERATIONS}`],
@@ -225,7 +226,7 @@ describe('M5: no DELETE in matchConstraints.resourceRules', () => {
   });
 });
 
-describe('M6/C3: spec.matchConditions', () => {
+describe('spec.matchConditions', () => {
   const condition = (fields: object = {}) => ({ name: 'not-system', expression: 'request.namespace != "kube-system"', ...fields });
 
   test('at most 64', () => {
@@ -257,7 +258,7 @@ describe('M6/C3: spec.matchConditions', () => {
   });
 });
 
-describe('M7/C8: spec.variables', () => {
+describe('spec.variables', () => {
   test.each([
     ['missing', undefined],
     ['empty', ''],
@@ -320,7 +321,7 @@ describe('M7/C8: spec.variables', () => {
   });
 });
 
-describe('M8: spec.mutations', () => {
+describe('spec.mutations', () => {
   test.each([
     ['missing', undefined],
     ['empty', []],
@@ -329,7 +330,7 @@ describe('M8: spec.mutations', () => {
   });
 });
 
-describe('M9: mutations[].patchType', () => {
+describe('mutations[].patchType', () => {
   test.each([
     ['missing', undefined],
     ['empty', ''],
@@ -350,7 +351,7 @@ describe('M9: mutations[].patchType', () => {
   });
 });
 
-describe('M10: patchType JSONPatch', () => {
+describe('patchType JSONPatch', () => {
   test('is valid with jsonPatch only', () => {
     expectValid(withMutation({ patchType: 'JSONPatch', jsonPatch: JSON_PATCH }));
   });
@@ -375,7 +376,7 @@ describe('M10: patchType JSONPatch', () => {
   });
 });
 
-describe('M11: patchType ApplyConfiguration', () => {
+describe('patchType ApplyConfiguration', () => {
   test('is valid with applyConfiguration only', () => {
     expectValid(withMutation({ patchType: 'ApplyConfiguration', applyConfiguration: APPLY }));
   });
@@ -400,7 +401,7 @@ describe('M11: patchType ApplyConfiguration', () => {
   });
 });
 
-describe('M12: mutation expressions', () => {
+describe('mutation expressions', () => {
   test.each([
     ['ApplyConfiguration', 'applyConfiguration', 'missing', {}],
     ['ApplyConfiguration', 'applyConfiguration', 'empty', { expression: '' }],
@@ -417,7 +418,7 @@ describe('M12: mutation expressions', () => {
   });
 });
 
-describe('M13: spec.reinvocationPolicy', () => {
+describe('spec.reinvocationPolicy', () => {
   test.each([
     ['missing', undefined],
     ['empty', ''],

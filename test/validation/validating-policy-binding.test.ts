@@ -1,4 +1,5 @@
-// B1-B5 (ValidatingAdmissionPolicyBinding), with C5 (matchResources) and C7 (paramRef).
+// ValidatingAdmissionPolicyBinding (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go:
+// validateValidatingAdmissionPolicyBinding), with matchResources and paramRef.
 import { errors, expectErrors, expectValid, validatingBinding, warnings } from './fixtures';
 
 const SUBDOMAIN = 'a lowercase RFC 1123 subdomain must consist of';
@@ -33,7 +34,7 @@ describe('valid bindings', () => {
   });
 });
 
-describe('B1: metadata', () => {
+describe('metadata', () => {
   test('metadata.name is required', () => {
     expectErrors(validatingBinding({}, { name: undefined }), [
       ['metadata.name', 'Required value: name or generateName is required'],
@@ -47,7 +48,7 @@ describe('B1: metadata', () => {
   });
 });
 
-describe('B2: spec.policyName', () => {
+describe('spec.policyName', () => {
   test.each([
     ['missing', undefined],
     ['empty', ''],
@@ -70,7 +71,7 @@ describe('B2: spec.policyName', () => {
   });
 });
 
-describe('B3/C7: spec.paramRef', () => {
+describe('spec.paramRef', () => {
   test('name and selector together are two errors', () => {
     expectErrors(validatingBinding({ paramRef: { name: 'params', selector: {}, parameterNotFoundAction: 'Deny' } }), [
       ['spec.paramRef.name', EXCLUSIVE],
@@ -158,7 +159,7 @@ describe('B3/C7: spec.paramRef', () => {
   });
 });
 
-describe('B4/C5: spec.matchResources', () => {
+describe('spec.matchResources', () => {
   test('errors are reported under spec.matchResources (not the old spec.matchResouces)', () => {
     const found = errors(validatingBinding({ matchResources: { matchPolicy: 'other' } }));
     expect(found.map((v) => v.path)).toEqual(['spec.matchResources.matchPolicy']);
@@ -202,7 +203,7 @@ describe('B4/C5: spec.matchResources', () => {
     ]);
   });
 
-  test('resourceRules are checked as rules (C2)', () => {
+  test('resourceRules are checked as rules', () => {
     expectErrors(validatingBinding({ matchResources: { resourceRules: [rule({ operations: [] }), rule({ scope: 'Global' })] } }), [
       ['spec.matchResources.resourceRules[0].operations', 'Required value'],
       ['spec.matchResources.resourceRules[1].scope', 'Unsupported value: "Global": supported values: "*", "Cluster", "Namespaced"'],
@@ -261,7 +262,7 @@ describe('B4/C5: spec.matchResources', () => {
   });
 });
 
-describe('B5: spec.validationActions', () => {
+describe('spec.validationActions', () => {
   test.each([
     ['missing', undefined],
     ['empty', []],

@@ -10,7 +10,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(warnings(validatingPolicy())).toEqual([]);
   });
 
-  describe('metadata (C1)', () => {
+  describe('metadata', () => {
     test('name or generateName is required', () => {
       expectErrors(validatingPolicy({}, { name: undefined }), [['metadata.name', 'Required value: name or generateName is required']]);
     });
@@ -63,13 +63,13 @@ describe('ValidatingAdmissionPolicy', () => {
     });
   });
 
-  test('failurePolicy must be Fail or Ignore (P2)', () => {
+  test('failurePolicy must be Fail or Ignore', () => {
     expectErrors(validatingPolicy({ failurePolicy: 'Maybe' }), [['spec.failurePolicy', 'Unsupported value: "Maybe": supported values: "Fail", "Ignore"']]);
     expectValid(validatingPolicy({ failurePolicy: 'Ignore' }));
     expectValid(validatingPolicy({ failurePolicy: undefined }));
   });
 
-  test('paramKind is checked (P3, C6)', () => {
+  test('paramKind is checked', () => {
     expectErrors(validatingPolicy({ paramKind: { apiVersion: 'a/b/c', kind: '' } }), [
       ['spec.paramKind.apiVersion', 'unexpected GroupVersion string: a/b/c'],
       ['spec.paramKind.kind', 'Required value'],
@@ -77,7 +77,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expectValid(validatingPolicy({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } }));
   });
 
-  describe('matchConstraints (P4, C5)', () => {
+  describe('matchConstraints', () => {
     test('is required, with at least one resource rule', () => {
       expectErrors(validatingPolicy({ matchConstraints: undefined }), [['spec.matchConstraints', 'Required value']]);
       expectErrors(validatingPolicy({ matchConstraints: { resourceRules: [] } }), [['spec.matchConstraints.resourceRules', 'Required value']]);
@@ -126,7 +126,7 @@ describe('ValidatingAdmissionPolicy', () => {
     });
   });
 
-  test('matchConditions are checked (P5, C3)', () => {
+  test('matchConditions are checked', () => {
     expectErrors(validatingPolicy({ matchConditions: [{ name: 'a', expression: 'true' }, { name: 'a', expression: '  ' }] }), [
       ['spec.matchConditions[1].name', 'Duplicate value: "a"'],
       ['spec.matchConditions[1].expression', 'Required value'],
@@ -140,7 +140,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expectErrors(validatingPolicy({ variables: [{ name: ' foo ', expression: 'true' }] }), [['spec.variables[0].name', 'Invalid value: " foo ": must be a valid CEL identifier']]);
   });
 
-  test('variables are checked (P6, C8)', () => {
+  test('variables are checked', () => {
     expectErrors(validatingPolicy({ variables: [{ name: '4ever', expression: 'true' }, { name: ' ', expression: '' }] }), [
       ['spec.variables[0].name', 'must be a valid CEL identifier'],
       ['spec.variables[1].name', 'Required value: name is not specified'],
@@ -148,7 +148,7 @@ describe('ValidatingAdmissionPolicy', () => {
     ]);
   });
 
-  test('validations or auditAnnotations must be given (P7)', () => {
+  test('validations or auditAnnotations must be given', () => {
     expectErrors(validatingPolicy({ validations: [] }), [
       ['spec.validations', 'validations or auditAnnotations must contain at least one item'],
       ['spec.auditAnnotations', 'validations or auditAnnotations must contain at least one item'],
@@ -156,7 +156,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expectValid(validatingPolicy({ validations: [], auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }] }));
   });
 
-  describe('validations (P8-P11)', () => {
+  describe('validations', () => {
     const validation = (v: object) => validatingPolicy({ validations: [{ expression: 'true', ...v }] });
 
     test('expression is required', () => {
@@ -181,7 +181,7 @@ describe('ValidatingAdmissionPolicy', () => {
     });
   });
 
-  describe('auditAnnotations (P12-P15)', () => {
+  describe('auditAnnotations', () => {
     const annotations = (list: object[], metadata: object = {}) => validatingPolicy({ validations: [], auditAnnotations: list }, metadata);
 
     test('at most 20', () => {

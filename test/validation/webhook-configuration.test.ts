@@ -1,5 +1,6 @@
 // The create-time rules of ValidatingWebhookConfiguration and MutatingWebhookConfiguration
-// (W1-W15, MW1 and the shared blocks C1-C4 of the apiserver rules reference).
+// (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateValidatingWebhookConfiguration,
+// validateMutatingWebhookConfiguration and the functions they call).
 import { errors, expectErrors, expectValid, warnings, webhook, webhookConfiguration } from './fixtures';
 import { ManifestValidator, ViolationSeverity } from '../../src';
 
@@ -34,7 +35,7 @@ describe.each(KINDS)('%s', (kind) => {
     expectValid(config());
   });
 
-  describe('W1: metadata (C1)', () => {
+  describe('metadata', () => {
     test.each<[string, object, Expected]>([
       ['missing name', {}, [['metadata.name', 'Required value: name or generateName is required']]],
       ['empty name', { name: '' }, [['metadata.name', 'Required value: name or generateName is required']]],
@@ -83,7 +84,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W2: webhook name', () => {
+  describe('webhook name', () => {
     test.each<[string, object, Expected]>([
       ['missing', omit(webhook(), 'name'), [['webhooks[0].name', 'Required value']]],
       ['empty', webhook({ name: '' }), [['webhooks[0].name', 'Required value']]],
@@ -106,7 +107,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W3: webhook names are unique within a configuration', () => {
+  describe('webhook names are unique within a configuration', () => {
     test('rejects a name used twice', () => {
       expectErrors(config({}, {}), [['webhooks[1].name', 'Duplicate value: "check.example.com"']]);
     });
@@ -132,7 +133,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W4: rules (C2)', () => {
+  describe('rules', () => {
     const p = 'webhooks[0].rules[0]';
 
     test.each<[string, object, Expected]>([
@@ -231,7 +232,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W5: failurePolicy', () => {
+  describe('failurePolicy', () => {
     test.each(['other', 'fail', ''])('rejects %j', (value) => {
       expectErrors(config({ failurePolicy: value }),
         [['webhooks[0].failurePolicy', `Unsupported value: ${JSON.stringify(value)}: supported values: "Fail", "Ignore"`]]);
@@ -246,7 +247,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W6: matchPolicy', () => {
+  describe('matchPolicy', () => {
     test.each(['other', 'exact'])('rejects %j', (value) => {
       expectErrors(config({ matchPolicy: value }),
         [['webhooks[0].matchPolicy', `Unsupported value: ${JSON.stringify(value)}: supported values: "Equivalent", "Exact"`]]);
@@ -261,7 +262,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W7: sideEffects', () => {
+  describe('sideEffects', () => {
     test('is required', () => {
       expectErrors(withoutField('sideEffects'), [['webhooks[0].sideEffects', 'Required value: must specify one of None, NoneOnDryRun']]);
     });
@@ -276,7 +277,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W8: timeoutSeconds', () => {
+  describe('timeoutSeconds', () => {
     test.each([0, 31, -1, 600])('rejects %d', (value) => {
       expectErrors(config({ timeoutSeconds: value }),
         [['webhooks[0].timeoutSeconds', `Invalid value: ${value}: the timeout value must be between 1 and 30 seconds`]]);
@@ -291,7 +292,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe.each(['namespaceSelector', 'objectSelector'])('W9: %s (C4)', (field) => {
+  describe.each(['namespaceSelector', 'objectSelector'])('%s', (field) => {
     const p = `webhooks[0].${field}`;
     const withSelector = (selector: object): any => config({ [field]: selector });
     const expression = (requirement: object): object => ({ matchExpressions: [{ key: 'env', ...requirement }] });
@@ -354,7 +355,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W10: clientConfig has exactly one of url and service', () => {
+  describe('clientConfig has exactly one of url and service', () => {
     const p = 'webhooks[0].clientConfig';
 
     test.each<[string, object]>([
@@ -374,7 +375,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W11: clientConfig.url (Go net/url semantics)', () => {
+  describe('clientConfig.url (Go net/url semantics)', () => {
     const p = 'webhooks[0].clientConfig.url';
     const withUrl = (url: string): any => config({ clientConfig: { url } });
 
@@ -424,7 +425,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W12: clientConfig.service', () => {
+  describe('clientConfig.service', () => {
     const p = 'webhooks[0].clientConfig.service';
     const withService = (service: object): any => config({ clientConfig: { service } });
     const SERVICE = { name: 'hook', namespace: 'hooks' };
@@ -468,7 +469,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W13: caBundle', () => {
+  describe('caBundle', () => {
     // No validation rule reads it, but it is a []byte: Go's JSON decoding wants standard base64.
     test.each(['Y2E=', 'Y2Fi', 'Y2\nE=', ''])('accepts base64 %j (content is not checked)', (caBundle) => {
       expectValid(config({ clientConfig: { caBundle, service: { name: 'hook', namespace: 'hooks' } } }));
@@ -481,7 +482,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W14: admissionReviewVersions', () => {
+  describe('admissionReviewVersions', () => {
     const p = 'webhooks[0].admissionReviewVersions';
 
     test.each<[string, object, Expected]>([
@@ -514,7 +515,7 @@ describe.each(KINDS)('%s', (kind) => {
     });
   });
 
-  describe('W15: matchConditions (C3)', () => {
+  describe('matchConditions', () => {
     const p = 'webhooks[0].matchConditions';
     const conditions = (n: number): object[] => Array.from({ length: n }, (_, i) => ({ name: `condition-${i}`, expression: 'true' }));
     const withConditions = (matchConditions: object[]): any => config({ matchConditions });
@@ -623,7 +624,7 @@ describe('ValidatingWebhookConfiguration only', () => {
 describe('MutatingWebhookConfiguration only', () => {
   const mutating = (fields: object): any => webhookConfiguration('MutatingWebhookConfiguration', [webhook(fields)]);
 
-  describe('MW1: reinvocationPolicy', () => {
+  describe('reinvocationPolicy', () => {
     test.each(['IfNeeded', 'Never'])('accepts %s', (value) => {
       expectValid(mutating({ reinvocationPolicy: value }));
     });

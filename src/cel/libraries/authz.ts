@@ -1,7 +1,7 @@
 import { CelEnvironment } from '../engine';
 import { CelLibrary, registerOpaqueType } from '../library';
 import { celError } from './values';
-import { isDns1123Label, isDns1123Subdomain } from '../../validation/formats';
+import { isDns1123Label, isDns1123Subdomain } from '../../shared/name-formats';
 
 /**
  * The Kubernetes authz library (library/authz.go): the `authorizer` variable's type and the

@@ -1,4 +1,4 @@
-import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../validation/formats';
+import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../shared/name-formats';
 import { CelEnvironment, engine } from '../engine';
 import { CelLibrary, registerNamespace, registerOpaqueType } from '../library';
 

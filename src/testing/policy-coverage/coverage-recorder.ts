@@ -3,7 +3,7 @@
 import { createHash } from 'crypto';
 import { branchesOf, branchesTaken, branchKey } from './cel-branches';
 import { BranchRecord, COVERAGE_FORMAT, COVERAGE_VERSION, CoverageRecord, ExpressionRecord, ExpressionRole, PolicyRecord } from './coverage-record';
-import { ExpressionField } from '../../validation/expression-field';
+import { ExpressionField } from '../../shared/expression-field';
 import type * as wire from '../../wire/admissionregistration';
 import { AdmissionResult } from '../admission-result';
 import { canonicalJson } from '../canonical-json';

@@ -1,14 +1,12 @@
 import * as fc from 'fast-check';
 import {
-  isCelIdentifier,
   isDns1035Label,
   isDns1123Label,
   isDns1123Subdomain,
   isPathSegmentName,
   isQualifiedName,
   isValidLabelValue,
-  validateWebhookServicePath,
-} from '../../src/validation/formats';
+} from '../../src/shared/name-formats';
 
 const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const LABEL = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -16,7 +14,6 @@ const DNS1035 = "a DNS-1035 label must consist of lower case alphanumeric charac
 const QUALIFIED = "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
 const NAME_PART = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const LABEL_VALUE = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-const CEL = 'must be a valid CEL identifier';
 
 const a = (n: number): string => 'a'.repeat(n);
 
@@ -202,20 +199,6 @@ describe('isValidLabelValue', () => {
   });
 });
 
-describe('isCelIdentifier', () => {
-  test.each(['a', '_', '_a1', 'object2', 'Namespace', 'namespaces', 'trueish', 'A_B'])('accepts %j', (value) => {
-    expect(isCelIdentifier(value)).toEqual([]);
-  });
-
-  test.each([
-    '', '1a', 'a-b', 'a.b', 'a b', 'é',
-    'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function',
-    'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
-  ])('rejects %j', (value) => {
-    expect(isCelIdentifier(value)).toEqual([CEL]);
-  });
-});
-
 describe('isPathSegmentName', () => {
   test.each(['foo', '...', '.a', 'a..b', 'a b', 'ü'])('accepts %j', (value) => {
     expect(isPathSegmentName(value)).toEqual([]);
@@ -230,35 +213,5 @@ describe('isPathSegmentName', () => {
     ['/', ["may not contain '/'"]],
   ])('rejects %j', (value, details) => {
     expect(isPathSegmentName(value)).toEqual(details);
-  });
-});
-
-describe('validateWebhookServicePath', () => {
-  test.each(['', '/', '/validate', '/validate/', '/apis/foo.bar/v1alpha1', '/a/b/c/'])('accepts %j', (path) => {
-    expect(validateWebhookServicePath(path)).toEqual([]);
-  });
-
-  test.each([
-    ['//', ['segment[0] may not be empty']],
-    ['///', ['segment[0] may not be empty', 'segment[1] may not be empty']],
-    ['/a//b', ['segment[1] may not be empty']],
-    ['/a//', ['segment[1] may not be empty']],
-    ['/apis/foo.bar/v1alpha1/--bad', [`segment[3]: ${SUBDOMAIN}`]],
-    ['/a/B/', [`segment[1]: ${SUBDOMAIN}`]],
-    ['/a_b', [`segment[0]: ${SUBDOMAIN}`]],
-    [`/${a(254)}`, ['segment[0]: must be no more than 253 bytes']],
-    ['validate', ["must start with a '/'"]],
-    // Like the API server, the first character is skipped even when it is not a '/'.
-    ['xFoo/bar', ["must start with a '/'", `segment[0]: ${SUBDOMAIN}`]],
-    ['x/Foo', ["must start with a '/'", 'segment[0] may not be empty', `segment[1]: ${SUBDOMAIN}`]],
-  ])('rejects %j', (path, details) => {
-    expect(validateWebhookServicePath(path)).toEqual(details);
-  });
-
-  test('accepts every path of valid segments, with or without a trailing slash', () => {
-    fc.assert(fc.property(fc.array(dns1123Subdomain, { minLength: 1, maxLength: 5 }), fc.boolean(), (segments, trailing) => {
-      const path = `/${segments.join('/')}${trailing ? '/' : ''}`;
-      expect(validateWebhookServicePath(path)).toEqual([]);
-    }));
   });
 });

@@ -1,28 +1,34 @@
 import * as fc from 'fast-check';
-import { GoUrl, hostname, isGoUrlError, parseGoUrl } from '../../src/validation/go-url';
+import {
+  escapedPath, goUrlErrorText, GoUrl, hostname, isGoUrlError, parseGoRequestUri, parseGoUrl, port, queryValues, urlString,
+  userinfoString, wellFormedText,
+} from '../../src/shared/net-url';
 
-const EMPTY: GoUrl = { scheme: '', opaque: '', host: '', path: '', rawQuery: '', forceQuery: false, fragment: '' };
+const EMPTY: GoUrl = {
+  scheme: '', opaque: '', host: '', path: '', rawPath: '', omitHost: false, forceQuery: false, rawQuery: '', fragment: '', rawFragment: '',
+};
 
 describe('parseGoUrl accepts what Go accepts', () => {
   test.each<[string, Partial<GoUrl>]>([
     ['https://example.com/path', { scheme: 'https', host: 'example.com', path: '/path' }],
     ['https://example.com:8443/x', { scheme: 'https', host: 'example.com:8443', path: '/x' }],
     ['https:///path', { scheme: 'https', host: '', path: '/path' }],
+    ['https:/path', { scheme: 'https', path: '/path', omitHost: true }],
     ['https://', { scheme: 'https' }],
-    ['https://user:pw@h/', { scheme: 'https', user: 'user:pw', host: 'h', path: '/' }],
-    ['https://user@h/', { scheme: 'https', user: 'user', host: 'h', path: '/' }],
-    ['https://@h/', { scheme: 'https', user: '', host: 'h', path: '/' }],
-    ['https://a@b:c%40@h/', { scheme: 'https', user: 'a@b:c%40', host: 'h', path: '/' }],
+    ['https://user:pw@h/', { scheme: 'https', user: { username: 'user', password: 'pw' }, host: 'h', path: '/' }],
+    ['https://user@h/', { scheme: 'https', user: { username: 'user' }, host: 'h', path: '/' }],
+    ['https://@h/', { scheme: 'https', user: { username: '' }, host: 'h', path: '/' }],
+    ['https://a@b:c%40@h/', { scheme: 'https', user: { username: 'a@b', password: 'c@' }, host: 'h', path: '/' }],
     ['https://h/p?q=1', { scheme: 'https', host: 'h', path: '/p', rawQuery: 'q=1' }],
     ['https://h/p?', { scheme: 'https', host: 'h', path: '/p', forceQuery: true }],
     ['https://h/p??', { scheme: 'https', host: 'h', path: '/p', rawQuery: '?' }],
     ['https://h/p?a=%zz', { scheme: 'https', host: 'h', path: '/p', rawQuery: 'a=%zz' }],
     ['https://h/p#frag', { scheme: 'https', host: 'h', path: '/p', fragment: 'frag' }],
     ['https://h/p#', { scheme: 'https', host: 'h', path: '/p' }],
-    ['https://h/p#a%20b#c', { scheme: 'https', host: 'h', path: '/p', fragment: 'a b#c' }],
+    ['https://h/p#a%20b#c', { scheme: 'https', host: 'h', path: '/p', fragment: 'a b#c', rawFragment: 'a%20b#c' }],
     ['https://h/p?q#f', { scheme: 'https', host: 'h', path: '/p', rawQuery: 'q', fragment: 'f' }],
     // Go only looks for control characters before the '#'.
-    ['https://h/#\n', { scheme: 'https', host: 'h', path: '/', fragment: '\n' }],
+    ['https://h/#\n', { scheme: 'https', host: 'h', path: '/', fragment: '\n', rawFragment: '\n' }],
     ['HTTPS://h', { scheme: 'https', host: 'h' }],
     ['http://h', { scheme: 'http', host: 'h' }],
     ['a.b+c-d://h', { scheme: 'a.b+c-d', host: 'h' }],
@@ -41,15 +47,18 @@ describe('parseGoUrl accepts what Go accepts', () => {
     ['https://[fe80::1%25%41%20b]/', { scheme: 'https', host: '[fe80::1%A b]', path: '/' }],
     ['https://10.0.0.1:443/', { scheme: 'https', host: '10.0.0.1:443', path: '/' }],
     ['https://h:/', { scheme: 'https', host: 'h:', path: '/' }],
-    // Without brackets the last colon starts the port (Go before 1.26's urlstrictcolons).
-    ['https://h:1:2/', { scheme: 'https', host: 'h:1:2', path: '/' }],
+    // Without brackets, Go 1.26 (urlstrictcolons) takes the last colon as the port's for schemes other than http and https.
+    ['foo://h:1:2/', { scheme: 'foo', host: 'h:1:2', path: '/' }],
     ['https://h<>"!$&\'()*+,;=~_-.x/', { scheme: 'https', host: 'h<>"!$&\'()*+,;=~_-.x', path: '/' }],
     ['https://caf%C3%A9.example/', { scheme: 'https', host: 'café.example', path: '/' }],
     ['https://café.example/', { scheme: 'https', host: 'café.example', path: '/' }],
-    ['https://h/a%2Fb', { scheme: 'https', host: 'h', path: '/a/b' }],
+    ['https://h/a%2Fb', { scheme: 'https', host: 'h', path: '/a/b', rawPath: '/a%2Fb' }],
     ['https://h/caf%C3%A9', { scheme: 'https', host: 'h', path: '/café' }],
-    ['https://h/%ff', { scheme: 'https', host: 'h', path: '/\ufffd' }],
-    ['https://h/a b', { scheme: 'https', host: 'h', path: '/a b' }],
+    ['https://h/café', { scheme: 'https', host: 'h', path: '/café', rawPath: '/café' }],
+    // A byte that is not UTF-8 is kept as U+DC00 plus the byte.
+    ['https://h/%ff', { scheme: 'https', host: 'h', path: '/\udcff', rawPath: '/%ff' }],
+    ['https://%ff/', { scheme: 'https', host: '\udcff', path: '/' }],
+    ['https://h/a b', { scheme: 'https', host: 'h', path: '/a b', rawPath: '/a b' }],
     ['mailto:x@y', { scheme: 'mailto', opaque: 'x@y' }],
     ['https:h', { scheme: 'https', opaque: 'h' }],
     ['https:h?x#y', { scheme: 'https', opaque: 'h', rawQuery: 'x', fragment: 'y' }],
@@ -65,6 +74,8 @@ describe('parseGoUrl accepts what Go accepts', () => {
 describe('parseGoUrl rejects what Go rejects', () => {
   test.each([
     ['://h', 'missing protocol scheme'],
+    ['https://h:1:2/', 'invalid port ":1:2" after host'],
+    ['http://h::/', 'invalid port "::" after host'],
     [':', 'missing protocol scheme'],
     ['https://h:abc/', 'invalid port ":abc" after host'],
     ['https://example.com:abc/x', 'invalid port ":abc" after host'],
@@ -132,8 +143,108 @@ describe('parseGoUrl rejects what Go rejects', () => {
     ['https://h/#%\n', 'invalid URL escape "%\\n"'],
     ['https://h/#%\x7f', 'invalid URL escape "%\\x7f"'],
   ])('%j', (raw, reason) => {
-    expect(parseGoUrl(raw)).toEqual({ error: reason });
+    expect(parseGoUrl(raw)).toEqual({ error: reason, url: expect.any(String) });
   });
+});
+
+describe('the url.Error of a rejected URL', () => {
+  test.each([
+    // url.Parse names the URL without its fragment, unless the fragment is what is wrong.
+    [parseGoUrl('https://h:abc/#f'), 'parse "https://h:abc/": invalid port ":abc" after host'],
+    [parseGoUrl('https://h/#%zz'), 'parse "https://h/#%zz": invalid URL escape "%zz"'],
+    // url.ParseRequestURI takes no fragment: it names the whole text.
+    [parseGoRequestUri('https://h:abc/#f'), 'parse "https://h:abc/#f": invalid port ":abc" after host'],
+    [parseGoRequestUri(''), 'parse "": empty url'],
+    [parseGoRequestUri('example.com/x'), 'parse "example.com/x": invalid URI for request'],
+    [parseGoRequestUri('hé'), 'parse "hé": invalid URI for request'],
+    [parseGoRequestUri('\u00ad'), 'parse "\\u00ad": invalid URI for request'],
+    [parseGoRequestUri('a\tb'), 'parse "a\\tb": net/url: invalid control character in URL'],
+  ])('%j', (result, text) => {
+    if (!isGoUrlError(result)) throw new Error('expected an error');
+    expect(goUrlErrorText(result)).toBe(text);
+  });
+});
+
+describe('parseGoRequestUri takes absolute URIs and absolute paths only', () => {
+  test.each([
+    ['https://h/p#f', { scheme: 'https', host: 'h', path: '/p#f', rawPath: '/p#f' }],
+    ['https://h/p?q#f', { scheme: 'https', host: 'h', path: '/p', rawQuery: 'q#f' }],
+    ['/p', { path: '/p' }],
+    ['//h/p', { path: '//h/p' }],
+    ['mailto:a@b', { scheme: 'mailto', opaque: 'a@b' }],
+    ['*', { path: '*' }],
+  ])('%j', (raw, fields) => {
+    expect(parseGoRequestUri(raw)).toStrictEqual({ ...EMPTY, ...fields });
+  });
+
+  test.each(['', 'h/p', 'p', '#f', '?q', './p'])('rejects %j', (raw) => {
+    expect(isGoUrlError(parseGoRequestUri(raw))).toBe(true);
+  });
+});
+
+/** A URL Go's url.Parse accepts. */
+function parsed(raw: string): GoUrl {
+  const u = parseGoUrl(raw);
+  if (isGoUrlError(u)) throw new Error(`unexpected error ${u.error}`);
+  return u;
+}
+
+// The values the apiserver's CEL `url()` getters return for these (measured with `oracle --cel-eval`).
+describe("the methods of Go's url.URL", () => {
+  test.each([
+    ['https://[::1]:80/p%20q?a=1&a=2#f', '::1', '80', '/p%20q', 'https://[::1]:80/p%20q?a=1&a=2#f'],
+    ['https://h:8080', 'h', '8080', '', 'https://h:8080'],
+    ['https://h:', 'h', '', '', 'https://h:'],
+    ['https://h/a b', 'h', '', '/a%20b', 'https://h/a%20b'],
+    ['https://h/a%2Fb', 'h', '', '/a%2Fb', 'https://h/a%2Fb'],
+    ['https://h/é', 'h', '', '/%C3%A9', 'https://h/%C3%A9'],
+    ['https://h/%ff', 'h', '', '/%ff', 'https://h/%ff'],
+    ['https://h/%FF', 'h', '', '/%FF', 'https://h/%FF'],
+    ['https://h/%FF%20', 'h', '', '/%FF%20', 'https://h/%FF%20'],
+    ['https://h/%FF ', 'h', '', '/%FF%20', 'https://h/%FF%20'],
+    ['https://%FF/', '\udcff', '', '/', 'https://%FF/'],
+    ['https://h/a%41', 'h', '', '/a%41', 'https://h/a%41'],
+    ['https://é.com/', 'é.com', '', '/', 'https://%C3%A9.com/'],
+    ['HTTPS://H/', 'H', '', '/', 'https://H/'],
+    ['https:/p', '', '', '/p', 'https:/p'],
+    ['https:///p', '', '', '/p', 'https:///p'],
+    ['mailto:a@b', '', '', '', 'mailto:a@b'],
+    ['https://h/#a b', 'h', '', '/', 'https://h/#a%20b'],
+    ['https://h/#a%20b!', 'h', '', '/', 'https://h/#a%20b!'],
+    ['https://h?', 'h', '', '', 'https://h?'],
+    ['*', '', '', '*', '*'],
+    ['a:b', '', '', '', 'a:b'],
+    ['/a:b', '', '', '/a:b', '/a:b'],
+    ['//h', 'h', '', '', '//h'],
+  ])('%j', (raw, host, p, path, text) => {
+    const u = parsed(raw);
+    expect([hostname(u), port(u), escapedPath(u), urlString(u)]).toEqual([host, p, path, text]);
+  });
+
+  test('String() writes the user information escaped', () => {
+    const u = parsed('https://a@b:c%40%3a@h/');
+    expect(u.user).toEqual({ username: 'a@b', password: 'c@:' });
+    expect(userinfoString(u.user!)).toBe('a%40b:c%40%3A');
+    expect(urlString(u)).toBe('https://a%40b:c%40%3A@h/');
+    expect(userinfoString({ username: 'u' })).toBe('u');
+  });
+
+  test.each<[string, Array<[string, string[]]>]>([
+    ['a=1&a=2', [['a', ['1', '2']]]],
+    ['a=%zz&b=1;c&d=+x+', [['d', [' x ']]]],
+    ['x', [['x', ['']]]],
+    ['=v&&k=', [['', ['v']], ['k', ['']]]],
+    ['k=a=b&%41=%C3%A9', [['k', ['a=b']], ['A', ['é']]]],
+    ['', []],
+    ['a&'.repeat(10_000), []],
+  ])('Query() of %j', (rawQuery, values) => {
+    expect([...queryValues({ ...EMPTY, rawQuery })]).toEqual(values);
+  });
+});
+
+test('wellFormedText shows a byte that is not UTF-8 as U+FFFD, as Go writes it in JSON', () => {
+  expect(wellFormedText(parsed('https://h/%ff%C3%A9%e2%82').path)).toBe('/\ufffd\u00e9\ufffd\ufffd');
+  expect(wellFormedText('\ud83d\ude00')).toBe('\ud83d\ude00');
 });
 
 describe('isGoUrlError', () => {
@@ -158,7 +269,7 @@ describe('hostname', () => {
     ['https://[fe80::1%25en0]:8443/', 'fe80::1%en0'],
     ['https:///path', ''],
     ['https://:443/', ''],
-    ['https://h:1:2/', 'h:1'],
+    ['foo://h:1:2/', 'h:1'],
   ])('%j', (raw, expected) => {
     const u = parseGoUrl(raw);
     if (isGoUrlError(u)) {
@@ -182,6 +293,9 @@ describe('parseGoUrl properties', () => {
         expect(Object.keys(u).sort()).toEqual(
           (u.user === undefined ? [] : ['user']).concat(Object.keys(EMPTY)).sort(),
         );
+        // What String() writes parses again to a URL that String() writes the same.
+        const again = parseGoUrl(urlString(u));
+        expect(isGoUrlError(again) ? again : urlString(again)).toBe(urlString(u));
         expect(u.scheme).toBe(u.scheme.toLowerCase());
       }
     }), { numRuns: 2000 });
@@ -191,17 +305,17 @@ describe('parseGoUrl properties', () => {
     const noHash = fc.string({ unit: 'binary', maxLength: 20 }).map((s) => s.replace(/#/g, ''));
     const control = fc.integer({ min: 0, max: 0x20 }).map((n) => String.fromCharCode(n === 0x20 ? 0x7f : n));
     fc.assert(fc.property(noHash, control, fc.string({ unit: 'binary', maxLength: 20 }), (before, c, after) => {
-      expect(parseGoUrl(before + c + after)).toEqual({ error: 'net/url: invalid control character in URL' });
+      expect(parseGoUrl(before + c + after)).toEqual({ error: 'net/url: invalid control character in URL', url: expect.any(String) });
     }));
   });
 
   test('splits https://host[:port]/path into its parts', () => {
     const label = fc.string({ unit: fc.constantFrom(...'abcxyz019-'.split('')), minLength: 1, maxLength: 10 });
     const host = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.'));
-    const port = fc.option(fc.integer({ min: 0, max: 65535 }).map(String));
+    const ports = fc.option(fc.integer({ min: 0, max: 65535 }).map(String));
     const path = fc.array(fc.string({ unit: fc.constantFrom(...'abc-._~'.split('')), maxLength: 8 }), { maxLength: 4 })
       .map((segments) => segments.map((s) => `/${s}`).join(''));
-    fc.assert(fc.property(host, port, path, (h, p, pth) => {
+    fc.assert(fc.property(host, ports, path, (h, p, pth) => {
       const hostPort = p === null ? h : `${h}:${p}`;
       const u = parseGoUrl(`https://${hostPort}${pth}`);
       expect(u).toStrictEqual({ ...EMPTY, scheme: 'https', host: hostPort, path: pth });

@@ -1,9 +1,10 @@
 /**
- * Kubernetes name and format validators.
+ * The name formats of k8s.io/apimachinery (pkg/util/validation/validation.go and
+ * pkg/api/validation/path/name.go), which the manifest validator and the CEL
+ * `format` library both apply.
  *
- * Each function mirrors one validator of k8s.io/apimachinery (or, for the
- * webhook service path, k8s.io/apiserver) and returns the same error details
- * the API server would report: an empty array means the value is valid.
+ * Each function mirrors one validator and returns the same error details the
+ * API server would report: an empty array means the value is valid.
  *
  * Lengths are counted in UTF-8 bytes, as Go's `len()` counts them.
  *
@@ -35,15 +36,6 @@ const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 const DNS1035_LABEL_RE = new RegExp(`^${DNS1035_LABEL_FMT}$`);
 const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
-
-const CEL_IDENTIFIER_RE = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const CEL_RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'true', 'false', 'null', 'in',
-  'as', 'break', 'const', 'continue', 'else',
-  'for', 'function', 'if', 'import', 'let',
-  'loop', 'package', 'namespace', 'return',
-  'var', 'void', 'while',
-]);
 
 const PATH_SEGMENT_MAY_NOT_BE: readonly string[] = ['.', '..'];
 const PATH_SEGMENT_MAY_NOT_CONTAIN: readonly string[] = ['/', '%'];
@@ -153,18 +145,6 @@ export function isValidLabelValue(value: string): string[] {
 }
 
 /**
- * Tests whether the value is a CEL identifier that is not a CEL reserved word,
- * as required of admission policy variable names. Mirrors the API server's
- * `isCELIdentifier` (k8s.io/kubernetes pkg/apis/admissionregistration/validation).
- */
-export function isCelIdentifier(value: string): string[] {
-  if (CEL_IDENTIFIER_RE.test(value) && !CEL_RESERVED_WORDS.has(value)) {
-    return [];
-  }
-  return ['must be a valid CEL identifier'];
-}
-
-/**
  * Tests whether the value can be used as a single segment of a REST path.
  * Mirrors apimachinery `path.IsValidPathSegmentName`.
  */
@@ -180,40 +160,6 @@ export function isPathSegmentName(value: string): string[] {
       errs.push(`may not contain '${illegalContent}'`);
     }
   }
-  return errs;
-}
-
-/**
- * Validates the `path` of a webhook `clientConfig.service`. Mirrors the path
- * rules of apiserver `webhook.ValidateWebhookService`
- * (k8s.io/apiserver/pkg/util/webhook), including its quirk of skipping the
- * first character even when it is not a '/'.
- */
-export function validateWebhookServicePath(path: string): string[] {
-  if (path === '' || path === '/') {
-    return [];
-  }
-  if (path === '//') {
-    return ['segment[0] may not be empty'];
-  }
-
-  const errs: string[] = [];
-  if (!path.startsWith('/')) {
-    errs.push("must start with a '/'");
-  }
-  let toCheck = path.slice(1);
-  if (toCheck.endsWith('/')) {
-    toCheck = toCheck.slice(0, -1);
-  }
-  toCheck.split('/').forEach((segment, i) => {
-    if (segment.length === 0) {
-      errs.push(`segment[${i}] may not be empty`);
-      return;
-    }
-    for (const failure of isDns1123Subdomain(segment)) {
-      errs.push(`segment[${i}]: ${failure}`);
-    }
-  });
   return errs;
 }
 

@@ -1,9 +1,6 @@
-import { ExpressionField } from './expression-field';
-import { CelExpressionChecker } from '../cel/checker';
-import type { TypedResource } from '../cel/environment';
-import { KubernetesVersion } from '../kubernetes-version';
-
-export { ExpressionField } from './expression-field';
+import type { TypedResource } from './environment';
+import type { KubernetesVersion } from '../kubernetes-version';
+import type { ExpressionField } from '../shared/expression-field';
 
 /** What an expression may see, as the apiserver declares it for the field. */
 export interface ExpressionEnvironment {
@@ -44,23 +41,11 @@ export interface ExpressionProblems {
 }
 
 /**
- * The seam where CEL checking plugs into the manifest validator. `check` returns error details
+ * The seam where CEL checking plugs into the manifest validator (CelExpressionChecker, checker.ts,
+ * implements it). `check` returns error details
  * (e.g. `compilation failed: ERROR: <input>:1:5: undeclared reference to 'x'`), empty when the
  * expression is accepted, and type warnings; the validator reports each at the expression's path.
  */
 export interface ExpressionChecker {
   check(expression: string, environment: ExpressionEnvironment): ExpressionProblems;
-}
-
-/** Accepts every expression (for tests of rules that do not concern CEL). */
-export const ACCEPT_ALL_EXPRESSIONS: ExpressionChecker = {
-  check: () => ({ errors: [], warnings: [] }),
-};
-
-/**
- * The checker the manifest validator uses: CEL compiled in the apiserver's environment for the
- * field (src/cel/). One per manifest, as it carries the manifest's variable types forward.
- */
-export function defaultExpressionChecker(): ExpressionChecker {
-  return new CelExpressionChecker();
 }
