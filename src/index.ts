@@ -1,6 +1,6 @@
 // Public exports only: everything else under src/ is internal.
 export { AdmissionKind } from './admission-kind';
-export { AdmissionPolicy } from './admission-policy';
+export { AdmissionPolicy, AdmissionPolicyProps } from './admission-policy';
 export { AdmissionPolicyBinding, AdmissionPolicyBindingOptions } from './admission-policy-binding';
 export { AdmissionWarnings } from './admission-warnings';
 export { CaBundle } from './ca-bundle';
@@ -13,7 +13,6 @@ export { MutatingPolicyBinding, MutatingPolicyBindingOptions, MutatingPolicyBind
 export { MutatingWebhookConfiguration, MutatingWebhookConfigurationProps } from './mutating-webhook-configuration';
 export { Mutation } from './mutation';
 export { MatchCondition, MatchResources, ParamKind, ParamRef, Variable } from './policy-parts';
-export { AdmissionPolicyProps } from './policy-props';
 export { AdmissionResource, AdmissionResourceOptions, ResourceRule } from './resource-rule';
 export { RolloutStage } from './rollout-stage';
 export { AdmissionPlugin } from './testing/admission-plugins/admission-plugin';

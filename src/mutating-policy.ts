@@ -1,10 +1,9 @@
 import { Construct, IConstruct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
-import { AdmissionPolicy } from './admission-policy';
+import { AdmissionPolicy, AdmissionPolicyProps } from './admission-policy';
 import { ReinvocationPolicy } from './enums';
 import { MutatingPolicyBinding, MutatingPolicyBindingOptions } from './mutating-policy-binding';
 import { Mutation } from './mutation';
-import { AdmissionPolicyProps } from './policy-props';
 import type * as wire from './wire/admissionregistration';
 
 /** Properties of a MutatingPolicy. */

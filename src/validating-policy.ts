@@ -1,10 +1,9 @@
 import { Construct, IConstruct } from 'constructs';
 import { AdmissionKind } from './admission-kind';
-import { AdmissionPolicy } from './admission-policy';
+import { AdmissionPolicy, AdmissionPolicyProps } from './admission-policy';
 import { AdmissionPolicyBindingOptions } from './admission-policy-binding';
 import { ValidationReason } from './enums';
 import { nonEmpty } from './policy-parts';
-import { AdmissionPolicyProps } from './policy-props';
 import { RolloutStage, validationActionsFor } from './rollout-stage';
 import { AUDIT_ANNOTATION, checkStructKeys, VALIDATION } from './struct-keys';
 import { ValidatingPolicyBinding, ValidatingPolicyBindingOptions } from './validating-policy-binding';
