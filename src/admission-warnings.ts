@@ -1,7 +1,7 @@
 import { IConstruct } from 'constructs';
 import {
   acknowledge, acknowledgementOf, activeWarnings, checkedObject, PRINT_WARNINGS_CONTEXT, violationsOf, WARNINGS_AS_ERRORS_CONTEXT,
-} from './admission-checks';
+} from './private/admission-checks';
 import { ViolationSeverity } from './validation/violation';
 
 /**

@@ -7,7 +7,7 @@
 //   }]],
 import * as fs from 'fs';
 import * as path from 'path';
-import { checkStructKeys, COVERAGE_THRESHOLDS } from './struct-keys';
+import { checkStructKeys, COVERAGE_THRESHOLDS } from './private/struct-keys';
 import { PolicyCoverage } from './testing/policy-coverage/policy-coverage';
 import type { CoverageThresholds } from './testing/policy-coverage/policy-coverage';
 import { readRecords, RECORDS_ENV } from './testing/policy-coverage/record-files';

@@ -1,5 +1,5 @@
 import { Operation, RuleScope } from './enums';
-import { ADMISSION_RESOURCE_OPTIONS, checkStructKeys } from './struct-keys';
+import { ADMISSION_RESOURCE_OPTIONS, checkStructKeys } from './private/struct-keys';
 import type * as wire from './wire/admissionregistration';
 
 /** Which requests a policy matches or excludes: groups × versions × resources × operations. */

@@ -5,7 +5,7 @@ import { AdmissionPolicyBindingOptions } from './admission-policy-binding';
 import { ValidationReason } from './enums';
 import { nonEmpty } from './policy-parts';
 import { RolloutStage, validationActionsFor } from './rollout-stage';
-import { AUDIT_ANNOTATION, checkStructKeys, VALIDATION } from './struct-keys';
+import { AUDIT_ANNOTATION, checkStructKeys, VALIDATION } from './private/struct-keys';
 import { ValidatingPolicyBinding, ValidatingPolicyBindingOptions } from './validating-policy-binding';
 import type * as wire from './wire/admissionregistration';
 

@@ -1,5 +1,5 @@
 import { KubernetesVersion } from './kubernetes-version';
-import { checkStructKeys, VALIDATION_PLUGIN_PROPS } from './struct-keys';
+import { checkStructKeys, VALIDATION_PLUGIN_PROPS } from './private/struct-keys';
 import { ManifestValidator } from './validation/manifest-validator';
 import { ViolationSeverity } from './validation/violation';
 

@@ -4,7 +4,7 @@ import { FailurePolicy, MatchPolicy, ReinvocationPolicy, SideEffects } from './e
 import { LabelSelector, LabelSelectorOperator, renderLabelSelector } from './label-selector';
 import { MatchCondition, nonEmpty } from './policy-parts';
 import { renderResourceRule, ResourceRule } from './resource-rule';
-import { checkStructKeys, WEBHOOK_OPTIONS } from './struct-keys';
+import { checkStructKeys, WEBHOOK_OPTIONS } from './private/struct-keys';
 import { renderValue } from './validation/field-errors';
 import { unmatchableReason } from './validation/selector-satisfiability';
 import { Violation, ViolationSeverity } from './validation/violation';

@@ -11,7 +11,7 @@ import { KubernetesVersion } from '../kubernetes-version';
 import { BuiltinSchemas } from '../schemas/builtin-schemas';
 import { CustomResourceSchemas } from '../schemas/custom-resources';
 import { customResourceDecodingProblems, decodingProblems } from '../schemas/strict-decoding';
-import { ADMISSION_REQUEST, checkStructKeys } from '../struct-keys';
+import { ADMISSION_REQUEST, checkStructKeys } from '../private/struct-keys';
 import { renderValue } from '../validation/field-errors';
 import { MAX_REQUEST_BYTES } from '../validation/json-data';
 import { ManifestValidator } from '../validation/manifest-validator';

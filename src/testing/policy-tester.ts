@@ -2,7 +2,7 @@ import { Chart } from 'cdk8s';
 import { AdmissionKind } from '../admission-kind';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
 import { CustomResourceSchemas } from '../schemas/custom-resources';
-import { checkStructKeys, DENIAL_EXPECTATION, POLICY_TESTER_OPTIONS } from '../struct-keys';
+import { checkStructKeys, DENIAL_EXPECTATION, POLICY_TESTER_OPTIONS } from '../private/struct-keys';
 import { AdmissionPlugin } from './admission-plugins/admission-plugin';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult } from './admission-result';

@@ -6,7 +6,7 @@ import {
 } from './coverage-record';
 import { coverageTable } from './coverage-table';
 import { checkedRecord } from './record-shape';
-import { checkStructKeys, COVERAGE_THRESHOLD, COVERAGE_THRESHOLDS } from '../../struct-keys';
+import { checkStructKeys, COVERAGE_THRESHOLD, COVERAGE_THRESHOLDS } from '../../private/struct-keys';
 
 /** Covered out of total, and the percentage (100 when there is nothing to cover). */
 export interface CoverageCount {

@@ -1,6 +1,6 @@
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
-import { AdmissionResource, Operation, ValidatingPolicy } from '../src';
-import * as manifestValidator from '../src/validation/manifest-validator';
+import { AdmissionResource, Operation, ValidatingPolicy } from '../../src';
+import * as manifestValidator from '../../src/validation/manifest-validator';
 
 function policy(chart: Chart, id = 'replicas'): ValidatingPolicy {
   return new ValidatingPolicy(chart, id, {

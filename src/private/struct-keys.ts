@@ -2,8 +2,8 @@
 // error naming it rather than an option silently dropped. TypeScript and the other jsii languages
 // cannot pass unknown keys; plain JavaScript can. test/struct-keys.test.ts checks these lists
 // against the TypeScript interfaces, so a new property cannot be forgotten here.
-import { VALIDATION_OPTIONS } from './validation/manifest-validator';
-import { extend, struct, StructShape } from './validation/struct-shape';
+import { VALIDATION_OPTIONS } from '../validation/manifest-validator';
+import { extend, struct, StructShape } from '../validation/struct-shape';
 
 const LABEL_SELECTOR_REQUIREMENT = struct('LabelSelectorRequirement', ['key:s', 'operator:s', 'values:s[]']);
 const LABEL_SELECTOR = struct('LabelSelector', ['matchLabels:m'], { matchExpressions: [LABEL_SELECTOR_REQUIREMENT] });
@@ -70,4 +70,4 @@ export const STRUCT_SHAPES: readonly StructShape[] = [
   POLICY_TESTER_OPTIONS, DENIAL_EXPECTATION, COVERAGE_THRESHOLD, COVERAGE_THRESHOLDS,
 ];
 
-export { checkStructKeys } from './validation/struct-shape';
+export { checkStructKeys } from '../validation/struct-shape';

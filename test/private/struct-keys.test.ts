@@ -6,9 +6,9 @@ import * as ts from 'typescript';
 import {
   AdmissionResource, AdmissionValidationPlugin, ManifestValidator, MutatingPolicy, Mutation, Operation, PolicyTester,
   ValidatingPolicy, ValidatingPolicyBinding, ValidatingWebhookConfiguration, ValidationAction, Webhook,
-} from '../src';
-import { STRUCT_SHAPES } from '../src/struct-keys';
-import { StructShape } from '../src/validation/struct-shape';
+} from '../../src';
+import { STRUCT_SHAPES } from '../../src/private/struct-keys';
+import { StructShape } from '../../src/validation/struct-shape';
 
 const rules = [AdmissionResource.PODS.rule(Operation.CREATE)];
 
@@ -76,10 +76,10 @@ describe('unknown keys are rejected where they are given, with the nearest known
 const hasFlag = (symbol: ts.Symbol, flag: ts.SymbolFlags) => (symbol.flags & flag) !== 0;
 
 describe('the key lists match the TypeScript interfaces', () => {
-  const program = ts.createProgram([path.join(__dirname, '..', 'src', 'index.ts')], { strict: true, target: ts.ScriptTarget.ES2020 });
+  const program = ts.createProgram([path.join(__dirname, '..', '..', 'src', 'index.ts')], { strict: true, target: ts.ScriptTarget.ES2020 });
   const checker = program.getTypeChecker();
   const interfaces = new Map<string, ts.Type>();
-  const index = program.getSourceFile(path.join(__dirname, '..', 'src', 'index.ts'))!;
+  const index = program.getSourceFile(path.join(__dirname, '..', '..', 'src', 'index.ts'))!;
   for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(index)!)) {
     const symbol = hasFlag(exported, ts.SymbolFlags.Alias) ? checker.getAliasedSymbol(exported) : exported;
     if (hasFlag(symbol, ts.SymbolFlags.Interface)) interfaces.set(symbol.name, checker.getDeclaredTypeOfSymbol(symbol));

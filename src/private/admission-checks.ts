@@ -3,13 +3,13 @@
 // fails synthesis on errors and prints warnings.
 import { ApiObject, ApiObjectProps } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { AdmissionKind } from './admission-kind';
-import { appCustomResources } from './custom-resource-definitions';
-import { KubernetesVersion } from './kubernetes-version';
+import { AdmissionKind } from '../admission-kind';
+import { appCustomResources } from '../custom-resource-definitions';
+import { KubernetesVersion } from '../kubernetes-version';
 import { NameRegistry } from './name-registry';
 import { TickMap } from './tick-map';
-import { validateManifest } from './validation/manifest-validator';
-import { Violation, ViolationSeverity } from './validation/violation';
+import { validateManifest } from '../validation/manifest-validator';
+import { Violation, ViolationSeverity } from '../validation/violation';
 
 /** Context key: when `true`, warnings of this library fail synthesis like errors. */
 export const WARNINGS_AS_ERRORS_CONTEXT = 'cdk8s-admission:warningsAsErrors';
