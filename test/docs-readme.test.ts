@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as cdk8s from 'cdk8s';
 import { App, Chart } from 'cdk8s';
 import * as ts from 'typescript';
 import * as library from '../src';
@@ -23,11 +24,14 @@ test('the README\'s first code block is its TypeScript example, on the first scr
 /** Runs the README's example as a CommonJS module, with `cdk8s-admission` resolved to src/. */
 function runExample(text: string, outdir: string): void {
   const code = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
-  const modules: Record<string, unknown> = { 'cdk8s': require('cdk8s'), 'cdk8s-admission': library };
+  const modules: Record<string, unknown> = { 'cdk8s': cdk8s, 'cdk8s-admission': library };
   const previous = process.env.CDK8S_OUTDIR;
   process.env.CDK8S_OUTDIR = outdir;
   try {
-    new Function('require', 'exports', code)((name: string) => modules[name] ?? require(name), {});
+    new Function('require', 'exports', code)((name: string) => {
+      if (!(name in modules)) throw new Error(`the README's example imports ${name}, which this test does not provide`);
+      return modules[name];
+    }, {});
   } finally {
     if (previous === undefined) delete process.env.CDK8S_OUTDIR;
     else process.env.CDK8S_OUTDIR = previous;

@@ -9,7 +9,7 @@ import { CelOverload } from './cel-expressions';
 import { CaseOutcome, percent, SuiteResult } from './suite';
 import { KubernetesVersion } from '../../src';
 import { environmentFor } from '../../src/cel/environment';
-import { ExpressionField } from '../../src/validation/expression-field';
+import { ExpressionField } from '../../src/shared/expression-field';
 
 /** Engine functions and macros that are not declarations in cel-go, or that the library rejects after type-checking. */
 const LIBRARY_ONLY = /(^|\.)__|^(bytes\.(at|base64|hex|json|string)\/|cel\.bind\/|(list|map|optional)\.(all|exists|existsOne|exists_one|filter|map|transformList|transformMap|transformMapEntry|sortBy|optMap|optFlatMap)\/|has\/)/;

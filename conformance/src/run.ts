@@ -44,7 +44,7 @@ import { KubernetesVersion } from '../../src';
 import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
 
 export const DEFAULT_SEED = 20261202;
-/** Generated review scenarios: 1,200 (at least 1,000, as issue 13 asks) take about 3 minutes. */
+/** Generated review scenarios: 1,200 (at least 1,000) take about 3 minutes. */
 const DEFAULT_REVIEWS = 1200;
 /** Generated built-in objects for the objects suite (a dry run each, a few seconds in all). */
 const DEFAULT_OBJECTS = 1000;

@@ -20,7 +20,7 @@ import { CaseOutcome, percent, SuiteResult } from './suite';
 import { typeProblem } from '../../src/cel/typed-check';
 import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
 import { builtinObjectTypes, CelObjectTypes } from '../../src/schemas/cel-object-types';
-import { ExpressionField } from '../../src/validation/expression-field';
+import { ExpressionField } from '../../src/shared/expression-field';
 
 interface GoTypeTable {
   readonly kinds: Record<string, string>;
