@@ -1,11 +1,11 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { attachChecks, CheckedApiObject, checkedObjectsNamed } from './private/admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { AdmissionPolicy } from './admission-policy';
 import { KubernetesVersion, toKubernetesVersion } from './kubernetes-version';
-import { objectMetadata } from './private/object-metadata';
 import { MatchResources, ParamRef, renderMatchResources, renderParamRef } from './policy-parts';
+import { attachChecks, CheckedApiObject, checkedObjectsNamed } from './private/admission-checks';
+import { objectMetadata } from './private/object-metadata';
 import { checkStructKeys, MUTATING_POLICY_BINDING_PROPS, VALIDATING_POLICY_BINDING_PROPS } from './private/struct-keys';
 import { checkBindingPolicyName, readEntry } from './validation/cross-object';
 import { Violation, ViolationSeverity } from './validation/violation';

@@ -1,14 +1,14 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { attachChecks, CheckedApiObject } from './private/admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { FailurePolicy, MatchPolicy } from './enums';
 import { KubernetesVersion, toKubernetesVersion } from './kubernetes-version';
 import { LabelSelector, renderLabelSelector } from './label-selector';
-import { objectMetadata } from './private/object-metadata';
 import { MatchCondition, nonEmpty, ParamKind, Variable } from './policy-parts';
-import { renderResourceRule, ResourceRule } from './resource-rule';
+import { attachChecks, CheckedApiObject } from './private/admission-checks';
+import { objectMetadata } from './private/object-metadata';
 import { checkStructKeys, MATCH_CONDITION, MUTATING_POLICY_PROPS, RESOURCE_RULE, VALIDATING_POLICY_PROPS, VARIABLE } from './private/struct-keys';
+import { renderResourceRule, ResourceRule } from './resource-rule';
 import type * as wire from './wire/admissionregistration';
 
 /** What ValidatingPolicy and MutatingPolicy have in common: what they match, and how they fail. */

@@ -1,7 +1,7 @@
 import { ApiObject, Yaml } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { CustomResourceSchemas } from './schemas/custom-resources';
 import { TickMap } from './private/tick-map';
+import { CustomResourceSchemas } from './schemas/custom-resources';
 
 const REGISTERED = Symbol.for('cdk8s-admission.CustomResourceDefinitions');
 

@@ -4,8 +4,8 @@ import { AdmissionPolicy, AdmissionPolicyProps } from './admission-policy';
 import { AdmissionPolicyBindingOptions } from './admission-policy-binding';
 import { ValidationReason } from './enums';
 import { nonEmpty } from './policy-parts';
-import { RolloutStage, validationActionsFor } from './rollout-stage';
 import { AUDIT_ANNOTATION, checkStructKeys, VALIDATION } from './private/struct-keys';
+import { RolloutStage, validationActionsFor } from './rollout-stage';
 import { ValidatingPolicyBinding, ValidatingPolicyBindingOptions } from './validating-policy-binding';
 import type * as wire from './wire/admissionregistration';
 

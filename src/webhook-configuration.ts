@@ -1,9 +1,9 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { attachChecks, CheckedApiObject } from './private/admission-checks';
 import { AdmissionKind } from './admission-kind';
 import { CaBundle } from './ca-bundle';
 import { KubernetesVersion } from './kubernetes-version';
+import { attachChecks, CheckedApiObject } from './private/admission-checks';
 import { NameRegistry } from './private/name-registry';
 import { objectMetadata } from './private/object-metadata';
 import { checkStructKeys, MUTATING_WEBHOOK_CONFIGURATION_PROPS, VALIDATING_WEBHOOK_CONFIGURATION_PROPS } from './private/struct-keys';

@@ -1,8 +1,8 @@
 import { Chart } from 'cdk8s';
 import { AdmissionKind } from '../admission-kind';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
-import { CustomResourceSchemas } from '../schemas/custom-resources';
 import { checkStructKeys, DENIAL_EXPECTATION, POLICY_TESTER_OPTIONS } from '../private/struct-keys';
+import { CustomResourceSchemas } from '../schemas/custom-resources';
 import { AdmissionPlugin } from './admission-plugins/admission-plugin';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult } from './admission-result';
