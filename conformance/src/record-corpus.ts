@@ -4,13 +4,13 @@
  * - `manifests/`: every manifest given to `ManifestValidator.validate` for the default Kubernetes
  *   version (the constructs' checks included);
  * - `reviews/`: every `PolicyTester.review` that returned, for the default version, with the
- *   tester's manifests and permissions (review-corpus.ts turns them into review scenarios).
+ *   tester's manifests and permissions (suites/reviews/corpus-scenarios.ts turns them into review scenarios).
  * The conformance task passes this file to jest with --setupFilesAfterEnv; the library knows nothing of it.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import * as fc from 'fast-check';
-import type { RecordedReview } from './review-corpus';
+import type { RecordedReview } from './corpus/recorded-reviews';
 import { KubernetesVersion } from '../../src/kubernetes-version';
 import { PolicyTester, PolicyTesterOptions } from '../../src/testing/policy-tester';
 import { ManifestValidator } from '../../src/validation/manifest-validator';

@@ -15,32 +15,37 @@
  * for work on one suite; stale entries are
  * then not checked).
  */
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { applyLiteralCases, applyLiteralOutcomes } from './apply-literal-cases';
-import { bases } from './bases';
-import { CelOverload, generateExpressions } from './cel-expressions';
-import { celCases, runCelSuite } from './cel-suite';
-import { customResourceOutcomes } from './custom-resource-cases';
-import { runDeclarationsSuite } from './declarations-suite';
-import { runDefaultsSuite } from './defaults-suite';
-import { evalCases } from './eval-cases';
-import { runEvalSuite } from './eval-suite';
-import { exampleManifests } from './example-manifests';
-import { KnownDifferences } from './known-differences';
-import { corpusCases, generatedCases, recordedManifests, sizeLimitCases } from './manifest-cases';
-import { runManifestSuite } from './manifest-suite';
-import { baseObjects } from './object-bases';
-import { generatedObjects, recordedObjects, runObjectSuite } from './object-suite';
-import { Oracle, ORACLE_BINARY } from './oracle';
-import { corpusScenarios, recordedReviews } from './review-corpus';
-import { costScenarios } from './review-cost-scenarios';
-import { generatedScenarios } from './review-scenarios';
-import { runReviewSuite } from './review-suite';
-import { CaseOutcome, Disagreement, disagreements, percent, printTable, SuiteResult } from './suite';
-import { runTypesSuite } from './types-suite';
+import { exampleManifests } from './corpus/example-manifests';
+import { recordedManifests } from './corpus/recorded-manifests';
+import { recordedReviews } from './corpus/recorded-reviews';
+import { celFunctions } from './oracle/cel-functions';
+import { Oracle } from './oracle/oracle';
+import { Disagreement, disagreements } from './outcomes/disagreements';
+import { KnownDifferences } from './outcomes/known-differences';
+import { CaseOutcome, SuiteResult } from './outcomes/suite-result';
+import { percent, printTable } from './outcomes/table';
 import { KubernetesVersion } from '../../src';
+import { generateExpressions } from './suites/cel/expressions';
+import { celCases, runCelSuite } from './suites/cel/suite';
+import { runDeclarationsSuite } from './suites/declarations/suite';
+import { runDefaultsSuite } from './suites/defaults/suite';
+import { evalCases } from './suites/eval/cases';
+import { runEvalSuite } from './suites/eval/suite';
+import { bases } from './suites/manifests/bases';
+import { corpusCases, generatedCases, sizeLimitCases } from './suites/manifests/cases';
+import { runManifestSuite } from './suites/manifests/suite';
+import { baseObjects } from './suites/objects/bases';
+import { generatedObjects, recordedObjects } from './suites/objects/cases';
+import { customResourceOutcomes } from './suites/objects/custom-resources';
+import { runObjectSuite } from './suites/objects/suite';
+import { corpusScenarios } from './suites/reviews/corpus-scenarios';
+import { costScenarios } from './suites/reviews/cost-scenarios';
+import { generatedScenarios } from './suites/reviews/generated-scenarios';
+import { runReviewSuite } from './suites/reviews/suite';
+import { applyLiteralCases, applyLiteralOutcomes } from './suites/types/apply-literals';
+import { runTypesSuite } from './suites/types/suite';
 import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
 
 export const DEFAULT_SEED = 20261202;
@@ -108,14 +113,6 @@ const DECLARATION_MINORS = [28, 29, 30, 31, 32, 33, 34, 35, 36, 37];
 async function celSuite(oracle: Oracle, version: KubernetesVersion, count: number, seed: number): Promise<SuiteResult> {
   const overloads = celFunctions(`1.${version.minor - 1}`);
   return runCelSuite(oracle, celCases(generateExpressions(overloads, count, seed)), version);
-}
-
-/** The apiserver's CEL function overloads for new expressions at a compatibility version (`1.N`). */
-function celFunctions(compatibility: string): CelOverload[] {
-  const overloads: CelOverload[] = JSON.parse(execFileSync(ORACLE_BINARY, ['--cel-functions', compatibility], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
-  // Some overload IDs belong to two functions (`@in` and `in`): a total order keeps the generated cases reproducible.
-  const key = (o: CelOverload) => `${o.id}\u0000${o.function}\u0000${o.member}\u0000${o.args.join(',')}`;
-  return overloads.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 async function servedVersions(oracle: Oracle): Promise<Set<string>> {

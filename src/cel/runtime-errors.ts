@@ -3,7 +3,7 @@ import { userNames } from './routes';
 /**
  * A runtime error's text in the apiserver's (cel-go's) words, from the engine's. PolicyTester
  * reports these texts in its decisions, where the apiserver reports its own; each rewrite below
- * was measured against cel-go by the eval suite (conformance/src/eval-suite.ts).
+ * was measured against cel-go by the eval suite (conformance/src/suites/eval/suite.ts).
  */
 
 /** The engine's message without the source excerpt it appends (`\n\n>    1 | ...`). */

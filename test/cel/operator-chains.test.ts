@@ -2,7 +2,7 @@ import { expectAccepted, headline } from './helpers';
 import { Operation, PolicyTester, ValidationAction } from '../../src';
 import { nestingDepth } from '../../src/cel/nesting';
 
-// Each case was measured on the 1.37 apiserver (conformance/src/cel-expressions.ts keeps them in the CEL suite).
+// Each case was measured on the 1.37 apiserver (conformance/src/suites/cel/expressions.ts keeps them in the CEL suite).
 const chain = (n: number, term: string, op: string) => Array(n).fill(term).join(op);
 
 describe('chains of && and || compile at any length the size limit allows', () => {

@@ -1,5 +1,5 @@
 // The built-in schemas (schemas/kubernetes.json, from scripts/generate-resource-schemas.ts) and
-// the strict decoding PolicyTester checks request objects with; conformance/src/object-suite.ts
+// the strict decoding PolicyTester checks request objects with; conformance/src/suites/objects/suite.ts
 // compares that decoding with the real apiserver's.
 import * as fs from 'fs';
 import * as path from 'path';
@@ -118,7 +118,7 @@ describe('strict decoding', () => {
     spec: { group: 'example.com', names: { plural: 'ws', kind: 'W' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, subresources: { status }, schema: { openAPIV3Schema: schema } }] },
   });
   const problemsOf = (object: any) => decodingProblems(object, schemas.kind(object.apiVersion, object.kind)!.name, schemas).map((p) => `${p.kind} at ${p.path}`);
-  // Each checked against the apiserver by conformance/src/object-suite.ts (its SPECIAL and INT64 values).
+  // Each checked against the apiserver by the objects suite (SPECIAL in conformance/src/generators/schema-values.ts, INT64 in conformance/src/suites/objects/cases.ts).
   test.each([
     ['a Time in RFC 3339', { ...pod({}), metadata: { name: 'p', creationTimestamp: '2026-01-02T15:04:05+02:00' } }, []],
     ['a Time that is not', { ...pod({}), metadata: { name: 'p', creationTimestamp: 'yesterday' } }, ['invalid time at metadata.creationTimestamp']],
