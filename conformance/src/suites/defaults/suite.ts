@@ -240,14 +240,34 @@ export async function runDefaultsSuite(oracle: Oracle, count: number, seed: numb
   };
 }
 
-/** Waits until the mutating policies and the recorder act: a probe ConfigMap in the mutated namespace is labelled and recorded. */
+/**
+ * Waits until every mutating policy and the recorder act: a probe ConfigMap is labelled, a probe
+ * Pod and a probe Deployment get the sidecar. Each policy is loaded by the apiserver's informer on
+ * its own, so one policy acting says nothing of the others (a CI run where only the label policy
+ * was probed saw 33 early cases admitted without the sidecar).
+ */
 async function waitForPolicies(oracle: Oracle): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const name = `probe${i}`;
-    const res = await oracle.request('POST', `/api/v1/namespaces/${MUTATED}/configmaps?dryRun=All`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
-    const recorded = res.status < 300 ? await oracle.recorded(`ConfigMap/${MUTATED}/${name}`) : undefined;
-    if (recorded?.object?.metadata?.labels?.mutated === 'yes') return;
-    await new Promise((r) => setTimeout(r, 200));
+  const pod = (name: string) => ({ metadata: { name, labels: { app: 'probe' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } });
+  const probes: Array<{ kind: string; url: string; body: (name: string) => object; containers?: (o: any) => any[] | undefined }> = [
+    { kind: 'ConfigMap', url: `/api/v1/namespaces/${MUTATED}/configmaps`, body: (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }) },
+    { kind: 'Pod', url: `/api/v1/namespaces/${MUTATED}/pods`, body: (name: string) => ({ apiVersion: 'v1', kind: 'Pod', ...pod(name) }), containers: (o: any) => o?.spec?.containers },
+    {
+      kind: 'Deployment',
+      url: `/apis/apps/v1/namespaces/${MUTATED}/deployments`,
+      body: (name: string) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { selector: { matchLabels: { app: 'probe' } }, template: pod(name) } }),
+      containers: (o: any) => o?.spec?.template?.spec?.containers,
+    },
+  ];
+  for (const probe of probes) {
+    let acted = false;
+    for (let i = 0; i < 300 && !acted; i++) {
+      const name = `probe${i}`;
+      const res = await oracle.request('POST', `${probe.url}?dryRun=All`, probe.body(name));
+      const recorded = res.status < 300 ? await oracle.recorded(`${probe.kind}/${MUTATED}/${name}`) : undefined;
+      const labelled = recorded?.object?.metadata?.labels?.mutated === 'yes';
+      acted = labelled && (!probe.containers || (probe.containers(recorded?.object) ?? []).some((c: any) => c.name === 'sidecar'));
+      if (!acted) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!acted) throw new Error(`defaults suite: the mutating policies or the recording webhook did not act on a probe ${probe.kind} within a minute`);
   }
-  throw new Error('defaults suite: the mutating policies or the recording webhook did not act within a minute');
 }
