@@ -1,4 +1,5 @@
 import { KubernetesVersion } from './kubernetes-version';
+import { countNames, PluginDocument, pluginViolation } from './private/plugin-report';
 import { checkStructKeys, VALIDATION_PLUGIN_PROPS } from './private/struct-keys';
 import { ManifestValidator } from './validation/manifest-validator';
 import { ViolationSeverity } from './validation/violation';
@@ -11,10 +12,16 @@ export interface AdmissionValidationPluginProps {
    */
   readonly kubernetesVersion?: string;
   /**
-   * Report warnings as violations too (and fail on them).
+   * Fail the synth on warnings too, not only on what the apiserver would reject.
    * @default false
    */
   readonly warningsAsErrors?: boolean;
+  /**
+   * Show warnings in the report. They fail the synth only with `warningsAsErrors`; set this to
+   * `false` to leave them out of the report (they are then neither shown nor failed on).
+   * @default true
+   */
+  readonly reportWarnings?: boolean;
 }
 
 /**
@@ -34,11 +41,16 @@ export interface AdmissionValidationPluginProps {
 export class AdmissionValidationPlugin {
   private readonly kubernetesVersion: KubernetesVersion;
   private readonly warningsAsErrors: boolean;
+  private readonly reportWarnings: boolean;
 
   public constructor(props: AdmissionValidationPluginProps = {}) {
     checkStructKeys('AdmissionValidationPlugin', props, VALIDATION_PLUGIN_PROPS);
     this.kubernetesVersion = props.kubernetesVersion ? KubernetesVersion.of(props.kubernetesVersion) : KubernetesVersion.LATEST;
     this.warningsAsErrors = props.warningsAsErrors ?? false;
+    this.reportWarnings = props.reportWarnings ?? true;
+    if (this.warningsAsErrors && !this.reportWarnings) {
+      throw new Error('AdmissionValidationPlugin: warningsAsErrors fails the synth on warnings, which reportWarnings: false leaves out of the report; set one of them');
+    }
   }
 
   /**
@@ -46,22 +58,23 @@ export class AdmissionValidationPlugin {
    * `parseManifest(path)`, `report`, `logger`) and submits the report.
    */
   public async validate(context: any): Promise<void> {
-    const documents: Array<{ manifest: unknown; path: string }> = [];
-    for (const path of context.manifests as string[]) {
-      for (const manifest of context.parseManifest(path) as unknown[]) documents.push({ manifest, path });
+    const documents: PluginDocument[] = [];
+    for (const manifestPath of context.manifests as string[]) {
+      (context.parseManifest(manifestPath) as unknown[]).forEach((manifest, i) => documents.push({ manifest, manifestPath, positionInFile: i + 1 }));
     }
     const violations = ManifestValidator.validateAll(documents.map((d) => d.manifest), { kubernetesVersion: this.kubernetesVersion })
-      .filter((v) => this.warningsAsErrors || v.severity === ViolationSeverity.ERROR);
-    for (const v of violations) {
-      const manifestPath = documents[v.manifestIndex ?? 0]?.path ?? '';
-      context.report.addViolation({
-        ruleName: `cdk8s-admission: ${v.path}`,
-        recommendation: v.message,
-        fix: 'see the cdk8s-admission README for the rule, and the apiserver field path for the field to change',
-        violatingResources: [{ resourceName: v.name ?? `${v.kind ?? 'object'} #${v.manifestIndex}`, locations: [v.path], manifestPath }],
-      });
-    }
-    context.logger?.log?.(`cdk8s-admission: ${documents.length} manifests checked for Kubernetes ${this.kubernetesVersion}, ${violations.length} violations`);
-    context.report.submit(violations.length > 0 ? 'failure' : 'success');
+      .filter((v) => this.reportWarnings || v.severity === ViolationSeverity.ERROR);
+    const nameCounts = countNames(documents);
+    for (const v of violations) context.report.addViolation(pluginViolation(v, documents, nameCounts));
+    const errors = violations.filter((v) => v.severity === ViolationSeverity.ERROR).length;
+    const warnings = violations.length - errors;
+    const shownWarnings = this.reportWarnings ? `${count(warnings, 'warning')}${this.warningsAsErrors ? ' (failing, as warningsAsErrors is set)' : ''}` : 'warnings not reported';
+    context.logger?.log?.(`cdk8s-admission: ${count(documents.length, 'manifest')} checked for Kubernetes ${this.kubernetesVersion}: ${count(errors, 'error')}, ${shownWarnings}`);
+    const failed = errors > 0 || (this.warningsAsErrors && warnings > 0);
+    context.report.submit(failed ? 'failure' : 'success');
   }
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -30,6 +30,17 @@ const binding = (name: string, actions: string[]) => ({
   apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: 'p', validationActions: actions },
 });
 
+const policy = (name: string, failurePolicy: string) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name },
+  spec: {
+    failurePolicy,
+    matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] },
+    validations: [{ expression: 'true' }],
+  },
+});
+
 describe('AdmissionValidationPlugin', () => {
   test('reports the apiserver\'s errors for every manifest, including other tools\' YAML, and fails', async () => {
     const { ctx, violations, submitted } = context({
@@ -39,21 +50,56 @@ describe('AdmissionValidationPlugin', () => {
     await new AdmissionValidationPlugin().validate(ctx);
     expect(submitted).toEqual(['failure']);
     expect(violations).toEqual([{
-      ruleName: 'cdk8s-admission: spec.validationActions',
+      ruleName: 'cdk8s-admission error: ValidatingAdmissionPolicyBinding spec.validationActions',
       recommendation: expect.stringContaining('must not contain both Deny and Warn'),
-      fix: expect.any(String),
+      fix: 'change spec.validationActions as the recommendation says', // the message says what is allowed
       violatingResources: [{ resourceName: 'bad', locations: ['spec.validationActions'], manifestPath: expect.stringMatching(/helm\.k8s\.yaml$/) }],
     }]);
   });
 
-  test('succeeds on valid manifests; warnings count only with warningsAsErrors', async () => {
+  test('a policy and a binding of one name: each violation names its own manifest, never the other', async () => {
+    // The CLI maps a resourceName to the construct of the last object of that name; a shared
+    // name is therefore given with the kind and the position, which it cannot map to another object.
+    const { ctx, violations } = context({
+      'app.k8s.yaml': [policy('shared', 'Maybe'), { ...binding('shared', ['Deny', 'Warn']), spec: { policyName: 'shared', validationActions: ['Deny', 'Warn'] } }],
+    });
+    await new AdmissionValidationPlugin().validate(ctx);
+    expect(violations.map((v) => [v.ruleName, v.violatingResources[0].resourceName])).toEqual([
+      ['cdk8s-admission error: ValidatingAdmissionPolicy spec.failurePolicy',
+        'shared (ValidatingAdmissionPolicy, document 1 of the file; 2 manifests have this name)'],
+      ['cdk8s-admission error: ValidatingAdmissionPolicyBinding spec.validationActions',
+        'shared (ValidatingAdmissionPolicyBinding, document 2 of the file; 2 manifests have this name)'],
+    ]);
+    expect(violations[0].fix).toBe('set spec.failurePolicy to one of "Fail", "Ignore"');
+  });
+
+  test('a manifest without a name is named by its kind and position', async () => {
+    const { ctx, violations } = context({ 'a.yaml': [{ ...binding('x', ['Deny']), metadata: {} }] });
+    await new AdmissionValidationPlugin().validate(ctx);
+    expect(violations[0].violatingResources[0].resourceName).toBe('(ValidatingAdmissionPolicyBinding, document 1 of the file)');
+  });
+
+  test('warnings are shown by default without failing; warningsAsErrors fails on them; reportWarnings: false hides them', async () => {
     const warned = { ...binding('old', ['Deny']), apiVersion: 'admissionregistration.k8s.io/v1beta1' };
-    const plain = context({ 'a.yaml': [warned] });
-    await new AdmissionValidationPlugin({ kubernetesVersion: '1.31' }).validate(plain.ctx);
-    expect(plain.submitted).toEqual(['success']);
+    const logs: string[] = [];
+    const shown = context({ 'a.yaml': [warned] });
+    await new AdmissionValidationPlugin({ kubernetesVersion: '1.31' }).validate({ ...shown.ctx, logger: { log: (m: string) => logs.push(m) } });
+    expect(shown.submitted).toEqual(['success']);
+    expect(shown.violations.map((v) => v.ruleName)).toEqual(['cdk8s-admission warning: ValidatingAdmissionPolicyBinding apiVersion']);
+    expect(logs).toEqual(['cdk8s-admission: 1 manifest checked for Kubernetes 1.31: 0 errors, 1 warning']);
+
     const strict = context({ 'a.yaml': [warned] });
     await new AdmissionValidationPlugin({ warningsAsErrors: true, kubernetesVersion: '1.31' }).validate(strict.ctx);
     expect(strict.submitted).toEqual(['failure']);
-    expect(strict.violations[0].ruleName).toBe('cdk8s-admission: apiVersion');
+    expect(strict.violations).toHaveLength(1);
+
+    const hidden = context({ 'a.yaml': [warned] });
+    await new AdmissionValidationPlugin({ reportWarnings: false, kubernetesVersion: '1.31' }).validate(hidden.ctx);
+    expect({ submitted: hidden.submitted, violations: hidden.violations }).toEqual({ submitted: ['success'], violations: [] });
+  });
+
+  test('warningsAsErrors with reportWarnings: false is refused: it would fail on what it does not show', () => {
+    expect(() => new AdmissionValidationPlugin({ warningsAsErrors: true, reportWarnings: false }))
+      .toThrow(/warningsAsErrors fails the synth on warnings, which reportWarnings: false leaves out/);
   });
 });

@@ -46,7 +46,7 @@ const WEBHOOK_CONFIGURATION_PROPS = struct('WebhookConfigurationProps', ['name:s
 export const VALIDATING_WEBHOOK_CONFIGURATION_PROPS = extend('ValidatingWebhookConfigurationProps', WEBHOOK_CONFIGURATION_PROPS, []);
 export const MUTATING_WEBHOOK_CONFIGURATION_PROPS = extend('MutatingWebhookConfigurationProps', WEBHOOK_CONFIGURATION_PROPS, []);
 export const ADMISSION_RESOURCE_OPTIONS = struct('AdmissionResourceOptions', ['apiGroup:s', 'apiVersion:s', 'resource:s', 'scope:s']);
-export const VALIDATION_PLUGIN_PROPS = struct('AdmissionValidationPluginProps', ['kubernetesVersion:s', 'warningsAsErrors:b']);
+export const VALIDATION_PLUGIN_PROPS = struct('AdmissionValidationPluginProps', ['kubernetesVersion:s', 'warningsAsErrors:b', 'reportWarnings:b']);
 
 const USER_INFO = struct('UserInfo', ['username:s', 'uid:s', 'groups:s[]', 'extra']);
 const GROUP_VERSION_RESOURCE = struct('GroupVersionResource', ['group:s', 'version:s', 'resource:s']);

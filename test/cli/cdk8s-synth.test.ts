@@ -34,12 +34,16 @@ function synthIn(dir: string, helmOutput: string) {
   return { status: run.status, output: `${run.stdout}\n${run.stderr}`, written };
 }
 
-const policy = (validationActions: string) => `
+/** The CLI colours the rule titles whatever FORCE_COLOR says. */
+const stripColours = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+
+const policy = (validationActions: string, bindingName = 'require-team-label', failurePolicy = 'Fail') => `
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
 metadata:
   name: require-team-label
 spec:
+  failurePolicy: ${failurePolicy}
   matchConstraints:
     resourceRules:
       - apiGroups: [apps]
@@ -53,7 +57,7 @@ spec:
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
 metadata:
-  name: require-team-label
+  name: ${bindingName}
 spec:
   policyName: require-team-label
   validationActions: ${validationActions}
@@ -63,18 +67,44 @@ describe('cdk8s synth with the AdmissionValidationPlugin', () => {
   test('passes on valid admission manifests from elsewhere, and writes them', () => {
     const { status, output, written } = synthWithHelmOutput(policy('[Deny]'));
     expect({ status, output }).toEqual({ status: 0, output: expect.stringContaining('Validations ended succesfully') });
-    expect(output).toMatch(/cdk8s-admission: \d+ manifests checked for Kubernetes 1\.37, 0 violations/);
+    expect(output).toMatch(/cdk8s-admission: \d+ manifests checked for Kubernetes 1\.37: 0 errors, 0 warnings/);
+    expect(output).not.toMatch(/cdk8s-admission (error|warning):/);
     expect(written.join('\n')).toContain('name: require-team-label');
   });
 
-  test('fails on an admission manifest the apiserver would reject, naming it, its construct and the field', () => {
-    const { status, output } = synthWithHelmOutput(policy('[Deny, Warn]'));
+  test('fails on an admission manifest the apiserver would reject, naming its construct, file, object and field', () => {
+    const { status, output } = synthWithHelmOutput(policy('[Deny, Warn]', 'require-team-label-binding'));
     expect(status).toBe(2); // the CLI's exit code for failed validations
     expect(output).toContain('Validation failed');
-    expect(output).toContain('cdk8s-admission: spec.validationActions (1 occurrences)');
-    expect(output).toContain('Construct Path: policy-controller/helm-output/require-team-label-validatingadmissionpolicybinding');
+    expect(output).toContain('cdk8s-admission error: ValidatingAdmissionPolicyBinding spec.validationActions (1 occurrences)');
+    expect(output).toContain('Construct Path: policy-controller/helm-output/require-team-label-binding-validatingadmissionpolicybinding');
     expect(output).toMatch(/Manifest Path: .*policy-controller\.k8s\.yaml/);
-    expect(output).toContain('Resource Name: require-team-label');
+    expect(output).toContain('Resource Name: require-team-label-binding');
     expect(output).toContain('must not contain both Deny and Warn');
+    expect(output).not.toContain('see the cdk8s-admission README');
+    // docs/cli-plugin.md shows this report: its lines are the CLI's, up to the temporary
+    // directory and the recommendation's tail, which the page elides as "(...)".
+    const page = fs.readFileSync(path.join(root, 'docs', 'cli-plugin.md'), 'utf8');
+    const shown = /```text\n(cdk8s-admission error:[\s\S]*?)```/.exec(page)?.[1];
+    const asPattern = (text: string) => new RegExp(text.split('\n')
+      .map((line) => line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('dist/', '.*').replace('\\(\\.\\.\\.\\)', '.*'))
+      .join('\n'));
+    expect(shown).toBeDefined();
+    expect(stripColours(output)).toMatch(asPattern(shown!));
+  });
+
+  test('a policy and a binding of one name: each violation is attributed to its own manifest, not to the other\'s construct', () => {
+    // The CLI keeps one construct per metadata.name (the binding's, written last): a shared name
+    // must not send the policy's violation to the binding's construct.
+    const { status, output } = synthWithHelmOutput(policy('[Deny, Warn]', 'require-team-label', 'Maybe'));
+    expect(status).toBe(2);
+    const occurrences = stripColours(output).split(/\ncdk8s-admission /).slice(1);
+    expect(occurrences.map((o) => [o.split(' (')[0], /Construct Path: (.*)/.exec(o)?.[1], /Resource Name: (.*)/.exec(o)?.[1]])).toEqual([
+      ['error: ValidatingAdmissionPolicy spec.failurePolicy', 'N/A',
+        'require-team-label (ValidatingAdmissionPolicy, document 1 of the file; 2 manifests have this name)'],
+      ['error: ValidatingAdmissionPolicyBinding spec.validationActions', 'N/A',
+        'require-team-label (ValidatingAdmissionPolicyBinding, document 2 of the file; 2 manifests have this name)'],
+    ]);
+    expect(output).toContain('How to fix: set spec.failurePolicy to one of "Fail", "Ignore"');
   });
 });

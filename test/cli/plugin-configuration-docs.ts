@@ -14,7 +14,7 @@ const cli = path.join(root, 'node_modules', 'cdk8s-cli', 'bin', 'cdk8s');
 const VALID = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
 metadata:
-  name: require-team-label
+  name: require-team-label-binding
 spec:
   policyName: require-team-label
   validationActions: [Deny]
@@ -68,15 +68,16 @@ function synth(app: string, helmOutput: string) {
 function expectVerdicts(app: string, label: string): void {
   const passed = synth(app, VALID);
   assert.strictEqual(passed.status, 0, `${label}: valid manifests failed the synth:\n${passed.output}`);
-  assert.match(passed.output, /cdk8s-admission: \d+ manifests checked for Kubernetes 1\.30, 0 violations/, label);
+  assert.match(passed.output, /cdk8s-admission: \d+ manifests? checked for Kubernetes 1\.30: 0 errors, 0 warnings/, label);
 
   const failed = synth(app, INVALID);
   assert.strictEqual(failed.status, 2, `${label}: an invalid binding did not fail the synth with the CLI's exit code 2:\n${failed.output}`);
   for (const part of [
-    'cdk8s-admission: spec.validationActions (1 occurrences)',
-    'Construct Path: policy-controller/helm-output/require-team-label-validatingadmissionpolicybinding',
-    'Resource Name: require-team-label',
+    'cdk8s-admission error: ValidatingAdmissionPolicyBinding spec.validationActions (1 occurrences)',
+    'Construct Path: policy-controller/helm-output/require-team-label-binding-validatingadmissionpolicybinding',
+    'Resource Name: require-team-label-binding',
     'must not contain both Deny and Warn',
+    'How to fix: change spec.validationActions as the recommendation says',
   ]) assert.ok(failed.output.includes(part), `${label}: the report lacks "${part}":\n${failed.output}`);
   console.log(`${label}: passes on valid manifests, fails (exit 2) on an invalid one`);
 }
