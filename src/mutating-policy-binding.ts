@@ -23,8 +23,8 @@ export class MutatingPolicyBinding extends AdmissionPolicyBinding {
   public readonly policy: IMutatingPolicy;
 
   public constructor(scope: Construct, id: string, props: MutatingPolicyBindingProps) {
-    super(scope, id, AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING, props, props.policy.name,
-      MutatingPolicy.isMutatingPolicy(props.policy) ? props.policy : undefined);
+    super(scope, id, AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING, props, props?.policy?.name, // ?.: the base reports missing props by name, before using them
+      MutatingPolicy.isMutatingPolicy(props?.policy) ? props.policy : undefined);
     if (props.policy instanceof AdmissionPolicy && !MutatingPolicy.isMutatingPolicy(props.policy)) {
       throw new Error(`${this.node.path}: ${props.policy.node.path} is not a MutatingPolicy: bind a ValidatingPolicy with a ValidatingPolicyBinding (policy.withBinding())`);
     }

@@ -33,8 +33,8 @@ export class ValidatingPolicyBinding extends AdmissionPolicyBinding {
   private readonly validationActions: ValidationAction[];
 
   public constructor(scope: Construct, id: string, props: ValidatingPolicyBindingProps) {
-    super(scope, id, AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, props, props.policy.name,
-      ValidatingPolicy.isValidatingPolicy(props.policy) ? props.policy : undefined);
+    super(scope, id, AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, props, props?.policy?.name, // ?.: the base reports missing props by name, before using them
+      ValidatingPolicy.isValidatingPolicy(props?.policy) ? props.policy : undefined);
     if (props.policy instanceof AdmissionPolicy && !ValidatingPolicy.isValidatingPolicy(props.policy)) {
       throw new Error(`${this.node.path}: ${props.policy.node.path} is not a ValidatingPolicy: bind a MutatingPolicy with a MutatingPolicyBinding (policy.withBinding())`);
     }

@@ -18,27 +18,41 @@ function checkJsonData(where: string, value: unknown): void {
  */
 export type ValueKind = 's' | 's[]' | 'n' | 'b' | 'm' | 'x';
 
-/** A struct as the check sees it: its properties, what each holds, and which hold structs or lists of them. */
+/** A struct as the check sees it: its properties, what each holds, which hold structs or lists of them, and which are required. */
 export interface StructShape {
   readonly name: string;
   readonly keys: readonly string[];
+  /** The properties TypeScript requires, which JavaScript (and jsii's other languages, through a dict or map) can leave out. */
+  readonly required: readonly string[];
   readonly kinds: { readonly [key: string]: ValueKind };
   readonly nested: { readonly [key: string]: StructShape | readonly [StructShape] };
 }
 
-/** A shape from `key:kind` entries (`name:s`, `values:s[]`; no kind is `x`) and the struct-valued keys. */
+/**
+ * A shape from `key:kind` entries (`name:s`, `values:s[]`; no kind is `x`) and the struct-valued
+ * keys; a key ending in `!` (`expression!:s`, `'resourceRules!': [RESOURCE_RULE]`) is required.
+ */
 export function struct(name: string, entries: readonly string[], nested: StructShape['nested'] = {}): StructShape {
   const kinds: { [key: string]: ValueKind } = {};
+  const required: string[] = [];
+  const keyOf = (marked: string) => {
+    const key = marked.endsWith('!') ? marked.slice(0, -1) : marked;
+    if (key !== marked) required.push(key);
+    return key;
+  };
   for (const entry of entries) {
     const [key, kind] = entry.split(':');
-    kinds[key] = (kind ?? 'x') as ValueKind;
+    kinds[keyOf(key)] = (kind ?? 'x') as ValueKind;
   }
-  return { name, keys: [...Object.keys(kinds), ...Object.keys(nested)], kinds, nested };
+  const nestedByKey = Object.fromEntries(Object.entries(nested).map(([key, shape]) => [keyOf(key), shape]));
+  return { name, keys: [...Object.keys(kinds), ...Object.keys(nestedByKey)], required, kinds, nested: nestedByKey };
 }
 
 export function extend(name: string, base: StructShape, entries: readonly string[], nested: StructShape['nested'] = {}): StructShape {
-  const inherited = Object.entries(base.kinds).map(([key, kind]) => `${key}:${kind}`);
-  return struct(name, [...inherited, ...entries], { ...base.nested, ...nested });
+  const mark = (key: string) => (base.required.includes(key) ? `${key}!` : key);
+  const inherited = Object.entries(base.kinds).map(([key, kind]) => `${mark(key)}:${kind}`);
+  const inheritedNested = Object.fromEntries(Object.entries(base.nested).map(([key, shape]) => [mark(key), shape]));
+  return struct(name, [...inherited, ...entries], { ...inheritedNested, ...nested });
 }
 
 function isPlainObject(value: unknown): value is { [key: string]: unknown } {
@@ -55,12 +69,17 @@ export interface StructCheckOptions {
 
 /**
  * Throws when `value`, or a struct in it, has a key its struct does not declare: `where: unknown
- * property validations[0].mesage: Validation has no "mesage"; did you mean "message"? ...`, or
- * holds what is not JSON data. Values that are not plain objects (a class instance, a token) are
- * not looked into.
+ * property validations[0].mesage: Validation has no "mesage"; did you mean "message"? ...`, lacks
+ * a required one (`where: missing required property validationActions: ...`), or holds what is
+ * not JSON data. Values that are not plain objects (a class instance, a token) are not looked
+ * into; `undefined` is refused only for a shape with required keys.
  */
 export function checkStructKeys(where: string, value: unknown, shape: StructShape, options: StructCheckOptions = {}): void {
   if (options.jsonData !== false) checkJsonData(options.path ? `${where} ${options.path}` : where, value);
+  if ((value === undefined || value === null) && shape.required.length > 0) {
+    const what = options.path ? `${options.path}: ` : '';
+    throw new Error(`${where}: ${what}a ${shape.name} is required, with ${shape.required.join(', ')}; got ${shown(value)}`);
+  }
   checkKeys(where, value, shape, options.path ?? '');
 }
 
@@ -86,6 +105,13 @@ function checkKeys(where: string, value: unknown, shape: StructShape, path: stri
       checkStruct(where, item, nested as StructShape, at);
     }
   }
+  // After the unknown keys: a misspelled required key is reported as the misspelling it is.
+  for (const key of shape.required) {
+    if (value[key] !== undefined && value[key] !== null) continue;
+    const at = path ? `${path}.${key}` : key;
+    const holds = shape.nested[key] ?? shape.kinds[key];
+    throw new Error(`${where}: missing required property ${at}: ${shape.name} needs "${key}"${describeKind(holds)}, ${value[key] === null ? 'got null' : 'none was given'}`);
+  }
 }
 
 function checkStruct(where: string, value: unknown, shape: StructShape, at: string): void {
@@ -107,9 +133,17 @@ function wrongKind(value: unknown, kind: ValueKind): string | undefined {
   }
 }
 
+/** What a property holds, for the message about a missing one. */
+function describeKind(holds: ValueKind | StructShape | readonly [StructShape]): string {
+  if (Array.isArray(holds)) return ` (a list of ${holds[0].name})`;
+  if (typeof holds === 'object') return ` (a ${(holds as StructShape).name})`;
+  const words: { [kind in ValueKind]?: string } = { 's': 'a string', 's[]': 'a list of strings', 'n': 'a number', 'b': 'true or false', 'm': 'a map of strings' };
+  return words[holds as ValueKind] ? ` (${words[holds as ValueKind]})` : '';
+}
+
 function shown(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (typeof value === 'object') return isPlainObject(value) ? 'an object' : `a ${value.constructor?.name ?? 'non-plain object'}`;
   if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)})`;
   return `a ${typeof value} (${String(value)})`;

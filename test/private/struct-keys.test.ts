@@ -66,6 +66,32 @@ describe('unknown keys are rejected where they are given, with the nearest known
       'review: unknown property userInfo.group: UserInfo has no "group"; did you mean "groups"?');
   });
 
+  test('a missing required property is an error naming the construct, the property and what it holds, not a TypeError inside', () => {
+    const chart = Testing.chart();
+    const policy = new ValidatingPolicy(chart, 'p', { resourceRules: rules });
+    expect(() => policy.withBinding('b', {} as any)).toThrow(
+      'test/b: missing required property validationActions: ValidatingPolicyBindingProps needs "validationActions" (a list of strings), none was given');
+    expect(() => new ValidatingPolicy(chart, 'q', {} as any)).toThrow(
+      'test/q: missing required property resourceRules: ValidatingPolicyProps needs "resourceRules" (a list of ResourceRule), none was given');
+    expect(() => new ValidatingPolicy(chart, 'r', undefined as any)).toThrow('test/r: a ValidatingPolicyProps is required, with resourceRules; got undefined');
+    expect(() => new MutatingPolicy(chart, 's', { resourceRules: rules } as any)).toThrow('test/s: missing required property mutations: MutatingPolicyProps needs "mutations"');
+    expect(() => new ValidatingPolicy(chart, 't', { resourceRules: rules, validations: [{ message: 'm' } as any] })).toThrow(
+      'test/t: missing required property validations[0].expression: Validation needs "expression" (a string), none was given');
+    expect(() => new ValidatingPolicy(chart, 'u', { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] } as any] })).toThrow(
+      'test/u: missing required property resourceRules[0].operations: ResourceRule needs "operations" (a list of strings)');
+    expect(() => new ValidatingPolicyBinding(chart, 'v', { validationActions: [ValidationAction.DENY] } as any)).toThrow(
+      'test/v: missing required property policy: ValidatingPolicyBindingProps needs "policy", none was given');
+    expect(() => policy.addVariable({ name: 'v', expression: null } as any)).toThrow('test/p: addVariable: expression must be a string, got null');
+    expect(() => Webhook.forUrl('https://example.com', undefined as any)).toThrow('Webhook: options.name must be a string');
+    expect(() => PolicyTester.fromManifests([]).review({ object: {} } as any)).toThrow(
+      'review: missing required property operation: AdmissionRequest needs "operation" (a string), none was given');
+  });
+
+  test('a misspelled required property is reported as the misspelling, with the nearest name', () => {
+    expect(() => new ValidatingPolicy(Testing.chart(), 'p', { resourceRules: rules, validations: [{ expresion: 'true' } as any] })).toThrow(
+      'test/p: unknown property validations[0].expresion: Validation has no "expresion"; did you mean "expression"?');
+  });
+
   test('values that are not plain objects are not looked into, and undefined values are not keys the user meant', () => {
     const chart = Testing.chart();
     expect(() => new ValidatingPolicy(chart, 'p', { resourceRules: rules, validations: undefined, failurePolicy: undefined })).not.toThrow();
@@ -121,10 +147,14 @@ describe('the key lists match the TypeScript interfaces', () => {
     return out;
   }
 
+  /** The properties without `?`. */
+  const requiredOf = (type: ts.Type) => checker.getPropertiesOfType(type)
+    .filter((p) => !hasFlag(p, ts.SymbolFlags.Optional)).map((p) => p.name).sort();
+
   test.each(STRUCT_SHAPES.map((s) => [s.name, s] as const))('%s', (name, shape) => {
     const type = interfaces.get(name);
     expect(type).toBeDefined();
-    expect(described(shape)).toEqual(declared(type!));
+    expect({ kinds: described(shape), required: [...shape.required].sort() }).toEqual({ kinds: declared(type!), required: requiredOf(type!) });
   });
 
   test('every input struct of the public API has a shape', () => {
