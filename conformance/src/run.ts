@@ -2,7 +2,7 @@
  * `npx projen conformance`: starts the real kube-apiserver (conformance/cmd/oracle), runs the
  * differential suites against it, prints a table per suite and the disagreements no entry of
  * known-differences.json covers, and ends with the summary line
- * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%), types E/T (U%), defaults F/V (W%)`.
+ * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%), types E/T (U%), defaults F/V (W%), eval G/X (Y%), matching H/Z (V%)`.
  *
  * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
  * default 5000), --cel N (generated expressions, default 3000), --emulated-manifests N
@@ -11,7 +11,7 @@
  * --types N (generated expressions type-checked against built-in kinds, default 3000), --defaults N
  * (generated objects whose admitted form is compared, default 600), --eval N (generated expressions
  * evaluated by both sides, default 10000), --report FILE (every outcome as JSON), --only SUITES (a
- * comma-separated subset of manifests,cel,reviews,objects,types,defaults,eval,emulated,declarations,
+ * comma-separated subset of manifests,cel,reviews,objects,types,defaults,eval,matching,emulated,declarations,
  * for work on one suite; stale entries are
  * then not checked).
  */
@@ -36,6 +36,7 @@ import { runEvalSuite } from './suites/eval/suite';
 import { bases } from './suites/manifests/bases';
 import { corpusCases, generatedCases, sizeLimitCases } from './suites/manifests/cases';
 import { runManifestSuite } from './suites/manifests/suite';
+import { runMatchingSuite } from './suites/matching/suite';
 import { baseObjects } from './suites/objects/bases';
 import { generatedObjects, recordedObjects } from './suites/objects/cases';
 import { customResourceOutcomes } from './suites/objects/custom-resources';
@@ -170,6 +171,7 @@ async function main(): Promise<number> {
       results.push({ ...suite, outcomes: [...suite.outcomes, ...custom], rows: [...suite.rows, ['custom resources (a CRD\'s object and variants): agree', `${agreeing}/${custom.length}`]] });
     }
     if (runs('defaults')) results.push(await runDefaultsSuite(oracle, options.defaults, options.seed, version));
+    if (runs('matching')) results.push(await runMatchingSuite(oracle, options.seed, version));
     if (runs('types')) applyLiterals = await applyLiteralOutcomes(oracle, applyLiteralCases(DEFAULT_APPLY_LITERALS, options.seed, BuiltinSchemas.of(version.minor)), version);
   } finally {
     await oracle.stop();
@@ -226,7 +228,7 @@ async function main(): Promise<number> {
     const agree = outcomes.filter((o) => o.verdictAgrees).length;
     return `${suite} ${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`;
   };
-  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}, ${summary('defaults')}, ${summary('eval')}`);
+  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}, ${summary('defaults')}, ${summary('eval')}, ${summary('matching')}`);
   return unknown.length > 0 || stale.length > 0 ? 1 : 0;
 }
 

@@ -143,11 +143,11 @@ function validateKind(value: any, kind: AdmissionKind, apiVersion: string, ctx: 
     case AdmissionKind.VALIDATING_ADMISSION_POLICY:
       return validateValidatingPolicy(value, ctx);
     case AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING:
-      return validateValidatingPolicyBinding(value);
+      return validateValidatingPolicyBinding(value, ctx);
     case AdmissionKind.MUTATING_ADMISSION_POLICY:
       return validateMutatingPolicy(value, ctx);
     case AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING:
-      return validateMutatingPolicyBinding(value, apiVersion.endsWith('/v1alpha1'));
+      return validateMutatingPolicyBinding(value, apiVersion.endsWith('/v1alpha1'), ctx);
     case AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION:
     case AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION:
       return validateWebhookConfiguration(value, kind, ctx);

@@ -3,16 +3,17 @@ import { FieldPath } from './field-path';
 import { validateObjectMeta } from './metadata';
 import { validateNoDelete } from './mutating-policy';
 import { validateBindingCommon } from './policy-binding-common';
+import { RuleContext } from './rule-context';
 import type { MutatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 
 /**
  * A MutatingAdmissionPolicyBinding, which has no validationActions (k8s.io/kubernetes
  * pkg/apis/admissionregistration/validation/validation.go: validateMutatingAdmissionPolicyBinding).
  */
-export function validateMutatingPolicyBinding(binding: MutatingAdmissionPolicyBinding, v1alpha1: boolean): FieldViolation[] {
+export function validateMutatingPolicyBinding(binding: MutatingAdmissionPolicyBinding, v1alpha1: boolean, ctx: RuleContext): FieldViolation[] {
   const spec = binding.spec ?? {};
   const out = validateObjectMeta(binding.metadata);
-  out.push(...validateBindingCommon(spec, v1alpha1));
+  out.push(...validateBindingCommon(spec, v1alpha1, ctx));
   out.push(...validateNoDelete(spec.matchResources?.resourceRules ?? [], FieldPath.root('spec').child('matchResources')));
   return out;
 }

@@ -2,6 +2,8 @@ import { FieldViolation, invalidEach, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateMatchResources } from './match-resources';
 import { validateParamRef } from './params';
+import { RuleContext } from './rule-context';
+import { lintMatchResources } from './served-resources';
 import { isDns1123Subdomain } from '../shared/name-formats';
 import type { MatchResources, ParamRef } from '../wire/admissionregistration';
 
@@ -21,7 +23,7 @@ export interface BindingSpecCommon {
  * `v1alpha1` MutatingAdmissionPolicyBindings default `paramRef.parameterNotFoundAction`.
  * The path is `spec.matchResources`; apiservers up to about 1.35 print it as `spec.matchResouces` (sic).
  */
-export function validateBindingCommon(spec: BindingSpecCommon, v1alpha1: boolean): FieldViolation[] {
+export function validateBindingCommon(spec: BindingSpecCommon, v1alpha1: boolean, ctx: RuleContext): FieldViolation[] {
   const out: FieldViolation[] = [];
   const policyName = spec.policyName ?? '';
   if (policyName === '') {
@@ -30,6 +32,9 @@ export function validateBindingCommon(spec: BindingSpecCommon, v1alpha1: boolean
     out.push(...invalidEach(SPEC.child('policyName'), policyName, isDns1123Subdomain(policyName)));
   }
   if (spec.paramRef) out.push(...validateParamRef(spec.paramRef, SPEC.child('paramRef'), v1alpha1));
-  if (spec.matchResources) out.push(...validateMatchResources(spec.matchResources, SPEC.child('matchResources')));
+  if (spec.matchResources) {
+    out.push(...validateMatchResources(spec.matchResources, SPEC.child('matchResources')));
+    out.push(...lintMatchResources(spec.matchResources, SPEC.child('matchResources'), ctx));
+  }
   return out;
 }

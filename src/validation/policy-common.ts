@@ -2,6 +2,8 @@ import { FieldViolation, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
 import { validateMatchResources } from './match-resources';
 import { FAILURE_POLICIES } from './policy-enums';
+import { RuleContext } from './rule-context';
+import { lintMatchResources } from './served-resources';
 import type { MatchResources } from '../wire/admissionregistration';
 
 const SPEC = FieldPath.root('spec');
@@ -15,7 +17,7 @@ export interface PolicySpecCommon {
   readonly matchConstraints?: MatchResources;
 }
 
-export function validatePolicyCommon(spec: PolicySpecCommon): FieldViolation[] {
+export function validatePolicyCommon(spec: PolicySpecCommon, ctx: RuleContext): FieldViolation[] {
   const out: FieldViolation[] = [];
   if (spec.failurePolicy !== undefined && !FAILURE_POLICIES.includes(spec.failurePolicy)) {
     out.push(notSupported(SPEC.child('failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
@@ -26,6 +28,7 @@ export function validatePolicyCommon(spec: PolicySpecCommon): FieldViolation[] {
     return out;
   }
   out.push(...validateMatchResources(spec.matchConstraints, path));
+  out.push(...lintMatchResources(spec.matchConstraints, path, ctx));
   if ((spec.matchConstraints.resourceRules ?? []).length === 0) out.push(required(path.child('resourceRules')));
   return out;
 }

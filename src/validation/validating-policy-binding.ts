@@ -3,15 +3,16 @@ import { FieldPath } from './field-path';
 import { validateObjectMeta } from './metadata';
 import { validateBindingCommon } from './policy-binding-common';
 import { VALIDATION_ACTIONS } from './policy-enums';
+import { RuleContext } from './rule-context';
 import type { ValidatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 
 const ACTIONS = FieldPath.root('spec').child('validationActions');
 
 /** A ValidatingAdmissionPolicyBinding (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateValidatingAdmissionPolicyBinding). */
-export function validateValidatingPolicyBinding(binding: ValidatingAdmissionPolicyBinding): FieldViolation[] {
+export function validateValidatingPolicyBinding(binding: ValidatingAdmissionPolicyBinding, ctx: RuleContext): FieldViolation[] {
   const spec = binding.spec ?? ({} as Partial<NonNullable<ValidatingAdmissionPolicyBinding['spec']>>);
   const out = validateObjectMeta(binding.metadata);
-  out.push(...validateBindingCommon(spec, false));
+  out.push(...validateBindingCommon(spec, false, ctx));
   out.push(...validateValidationActions(spec.validationActions ?? []));
   return out;
 }

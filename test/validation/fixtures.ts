@@ -77,6 +77,21 @@ export function webhookConfiguration(kind: 'ValidatingWebhookConfiguration' | 'M
   return { apiVersion: `${GROUP}/v1`, kind, metadata: { name: 'demo-webhooks' }, webhooks };
 }
 
+/** The CustomResourceDefinition of example.com/v1 Widget (widgets), with the given schema. */
+export function widgetDefinition(openAPIV3Schema: object = { type: 'object' }): any {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }],
+    },
+  };
+}
+
 export function errors(manifest: unknown, options?: ValidationOptions): Violation[] {
   return ManifestValidator.validate(manifest, options).filter((v) => v.severity === ViolationSeverity.ERROR);
 }

@@ -2,43 +2,27 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Chart, Testing } from 'cdk8s';
+import { widgetDefinition } from './fixtures';
 import {
   AdmissionResource, AdmissionWarnings, CustomResourceDefinitions, ManifestValidator, Operation, PolicyTester, ValidatingPolicy,
 } from '../../src';
 
-const WIDGET_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    versions: [{
-      name: 'v1',
-      served: true,
-      storage: true,
-      schema: {
-        openAPIV3Schema: {
-          type: 'object',
-          properties: {
-            spec: {
-              type: 'object',
-              properties: {
-                size: { type: 'integer' },
-                color: { type: 'string' },
-                ratio: { type: 'number' },
-                extra: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                port: { 'x-kubernetes-int-or-string': true },
-                template: { 'type': 'object', 'x-kubernetes-embedded-resource': true, 'properties': { spec: { type: 'object', properties: { image: { type: 'string' } } } } },
-              },
-            },
-          },
-        },
+const WIDGET_CRD = widgetDefinition({
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        size: { type: 'integer' },
+        color: { type: 'string' },
+        ratio: { type: 'number' },
+        extra: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        port: { 'x-kubernetes-int-or-string': true },
+        template: { 'type': 'object', 'x-kubernetes-embedded-resource': true, 'properties': { spec: { type: 'object', properties: { image: { type: 'string' } } } } },
       },
-    }],
+    },
   },
-};
+});
 
 const WIDGETS = AdmissionResource.custom({ apiGroup: 'example.com', apiVersion: 'v1', resource: 'widgets' });
 

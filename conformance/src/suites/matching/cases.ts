@@ -1,0 +1,67 @@
+/**
+ * The matching suite's cases: for each target object (a built-in kind the suite can create), rules
+ * drawn from its group and resource by the mistakes people make (the kind for the resource, a
+ * capital letter, the singular, another group, a dropped letter) and by what is right (the
+ * resource, a wildcard group, a never-matching exclude rule beside a right include rule).
+ */
+import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
+import { seededRandom } from '../../generators/seeded-random';
+import { baseObjects } from '../objects/bases';
+
+/** An object the suite sends, with the group and resource it is served as. */
+export interface MatchTarget {
+  readonly object: any;
+  readonly group: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+export interface MatchCase {
+  /** What was drawn: `kind`, `capitalized`, `singular`, `other group`, `dropped letter`, `exact`, `any group`, `exclude kind`. */
+  readonly variant: string;
+  readonly target: MatchTarget;
+  readonly rule: { apiGroups: string[]; resources: string[] };
+  /** A rule that excludes, beside the include rule. */
+  readonly exclude?: { apiGroups: string[]; resources: string[] };
+}
+
+/** The base objects of built-in kinds, once per kind, with their resources at the target version. */
+export function matchTargets(schemas: BuiltinSchemas): MatchTarget[] {
+  const seen = new Set<string>();
+  const out: MatchTarget[] = [];
+  for (const { object } of baseObjects()) {
+    const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/', 2) : ['', object.apiVersion];
+    const served = schemas.resourceOfKind(group, version, object.kind);
+    if (!served || seen.has(`${group}/${object.kind}`)) continue;
+    seen.add(`${group}/${object.kind}`);
+    out.push({ object, group, resource: served.resource, kind: object.kind, namespaced: served.namespaced });
+  }
+  return out;
+}
+
+export function matchCases(targets: readonly MatchTarget[], schemas: BuiltinSchemas, seed: number): MatchCase[] {
+  const random = seededRandom(seed);
+  const served = new Set(schemas.resources().map((r) => `${r.group}/${r.resource}`));
+  const groups = [...new Set(schemas.resources().map((r) => r.group))];
+  const out: MatchCase[] = [];
+  for (const target of targets) {
+    const { group, resource, kind } = target;
+    const add = (variant: string, apiGroups: string[], resources: string[], exclude?: MatchCase['exclude']) =>
+      out.push({ variant, target, rule: { apiGroups, resources }, exclude });
+    add('exact', [group], [resource]);
+    add('any group', ['*'], [resource]);
+    add('kind', [group], [kind]);
+    add('kind, any group', ['*'], [kind]);
+    add('capitalized', [group], [`${resource[0].toUpperCase()}${resource.slice(1)}`]);
+    const singular = kind.toLowerCase();
+    if (singular !== resource && !served.has(`${group}/${singular}`)) add('singular', [group], [singular]);
+    const others = groups.filter((g) => g !== group && !served.has(`${g}/${resource}`));
+    add('other group', [others[Math.floor(random() * others.length)]], [resource]);
+    const at = Math.floor(random() * resource.length);
+    const dropped = resource.slice(0, at) + resource.slice(at + 1);
+    if (dropped !== '' && !served.has(`${group}/${dropped}`)) add('dropped letter', [group], [dropped]);
+    add('exclude kind', [group], [resource], { apiGroups: [group], resources: [kind] });
+  }
+  return out;
+}

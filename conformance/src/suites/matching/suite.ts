@@ -1,0 +1,158 @@
+/**
+ * The matching suite: whether a policy whose rule the library warns "matches nothing" indeed never
+ * acts, and one it does not warn about does. Every case is a ValidatingAdmissionPolicy with one
+ * include rule (and, for some, an exclude rule) and a validation that always fails, bound with
+ * `Warn` so that every policy that acts on a request says so in a warning of its own. All are
+ * installed at once; then every target object is sent as a dry-run create, and the warnings say
+ * which policies acted on which object.
+ *
+ * The library's side is ManifestValidator.validate on the same policy: a warning at the include
+ * rule's resource entry is its claim that the policy never matches; a warning at the exclude rule's
+ * entry, that the exclusion excludes nothing (so the policy still acts on its target).
+ */
+import { MatchCase, matchCases, matchTargets, MatchTarget } from './cases';
+import { KubernetesVersion, ManifestValidator, ViolationSeverity } from '../../../../src';
+import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
+import { mapConcurrently } from '../../oracle/map-concurrently';
+import { Oracle } from '../../oracle/oracle';
+import { CaseOutcome, SuiteResult } from '../../outcomes/suite-result';
+import { percent } from '../../outcomes/table';
+
+const NAMESPACE = 'matching';
+const PREFIX = 'matching-';
+const CONCURRENCY = 8;
+/**
+ * Rounds of requests, a second apart: at least MIN_ROUNDS (policies load one by one, so a policy
+ * that has not acted yet gets more chances), and until every policy expected to act has acted, or
+ * MAX_ROUNDS.
+ */
+const MIN_ROUNDS = 3;
+const MAX_ROUNDS = 60;
+
+export function policyOf(c: MatchCase, name: string): any {
+  const rule = (r: { apiGroups: string[]; resources: string[] }) => ({ ...r, apiVersions: ['*'], operations: ['CREATE'] });
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: { resourceRules: [rule(c.rule)], ...(c.exclude ? { excludeResourceRules: [rule(c.exclude)] } : {}) },
+      validations: [{ expression: 'false', message: name }],
+    },
+  };
+}
+
+const bindingOf = (name: string) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicyBinding',
+  metadata: { name },
+  spec: { policyName: name, validationActions: ['Warn'] },
+});
+
+/** The library's claim: whether the policy acts on its target, and the warnings behind it. */
+export function libraryClaim(policy: any, version: KubernetesVersion): { acts: boolean; warnings: string[] } {
+  const warnings = ManifestValidator.validate(policy, { kubernetesVersion: version })
+    .filter((v) => v.severity === ViolationSeverity.WARNING && /[rR]esourceRules\[\d+\]\.resources\[\d+\]$/.test(v.path))
+    .map((v) => `${v.path}: ${v.message}`);
+  return { acts: !warnings.some((w) => w.startsWith('spec.matchConstraints.resourceRules[')), warnings };
+}
+
+function urlOf(target: MatchTarget): string {
+  const version = target.object.apiVersion.includes('/') ? target.object.apiVersion.split('/', 2)[1] : target.object.apiVersion;
+  const base = target.group === '' ? `/api/${version}` : `/apis/${target.group}/${version}`;
+  return `${base}${target.namespaced ? `/namespaces/${NAMESPACE}` : ''}/${target.resource}`;
+}
+
+/** Which policies acted on each target (by the names in their Warn warnings), or why a target could not be sent. */
+async function actedOn(oracle: Oracle, targets: readonly MatchTarget[]): Promise<Map<MatchTarget, Set<string> | string>> {
+  const out = new Map<MatchTarget, Set<string> | string>();
+  await mapConcurrently(targets, CONCURRENCY, async (target) => {
+    const object = target.namespaced ? { ...target.object, metadata: { ...target.object.metadata, namespace: NAMESPACE } } : target.object;
+    const res = await oracle.request('POST', `${urlOf(target)}?dryRun=All`, object);
+    if (res.status >= 300) {
+      out.set(target, `${res.status} ${res.body?.message ?? ''}`.slice(0, 200));
+      return;
+    }
+    const names = new Set<string>();
+    for (const w of res.warnings) {
+      const m = /ValidatingAdmissionPolicy '([^']+)'/.exec(w);
+      if (m && m[1].startsWith(PREFIX)) names.add(m[1]);
+    }
+    out.set(target, names);
+  });
+  return out;
+}
+
+export async function runMatchingSuite(oracle: Oracle, seed: number, version: KubernetesVersion): Promise<SuiteResult> {
+  const schemas = BuiltinSchemas.of(version.minor);
+  const targets = matchTargets(schemas);
+  const cases = matchCases(targets, schemas, seed);
+  const named = cases.map((c, i) => ({ c, name: `${PREFIX}${i}`, policy: policyOf(c, `${PREFIX}${i}`) }));
+  const created: string[] = [];
+  const create = async (url: string, body: any) => {
+    const res = await oracle.request('POST', url, body);
+    if (res.status >= 300) throw new Error(`matching suite: cannot create ${body.kind} ${body.metadata.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    created.unshift(`${url}/${body.metadata.name}`);
+  };
+  const acted = new Map<string, Set<string>>(named.map(({ name }) => [name, new Set()]));
+  const unsent = new Map<MatchTarget, string>();
+  try {
+    await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    // The oracle runs no controller that would create the `default` ServiceAccount a Pod needs.
+    await create(`/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+    for (const { policy, name } of named) {
+      await create('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', policy);
+      await create('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', bindingOf(name));
+    }
+    const expectedToAct = named.filter(({ policy }) => libraryClaim(policy, version).acts);
+    for (let round = 1; ; round++) {
+      for (const [target, result] of await actedOn(oracle, targets)) {
+        if (typeof result === 'string') {
+          unsent.set(target, result);
+          continue;
+        }
+        unsent.delete(target);
+        for (const name of result) acted.get(name)?.add(target.kind);
+      }
+      const pending = expectedToAct.filter(({ name, c }) => !acted.get(name)!.has(c.target.kind) && !unsent.has(c.target));
+      if (round >= MIN_ROUNDS && (pending.length === 0 || round >= MAX_ROUNDS)) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    for (const url of created) await oracle.request('DELETE', url);
+  }
+  const outcomes: CaseOutcome[] = [];
+  const notSent: string[] = [];
+  for (const { c, name, policy } of named) {
+    if (unsent.has(c.target)) {
+      notSent.push(`${c.target.kind}: ${unsent.get(c.target)}`);
+      continue;
+    }
+    const claim = libraryClaim(policy, version);
+    const kinds = [...acted.get(name)!].sort();
+    const actsOnTarget = kinds.includes(c.target.kind);
+    const rule = `${JSON.stringify(c.rule.apiGroups)} ${JSON.stringify(c.rule.resources)}${c.exclude ? `, excluding ${JSON.stringify(c.exclude.apiGroups)} ${JSON.stringify(c.exclude.resources)}` : ''}`;
+    outcomes.push({
+      name: `${c.variant}: ${rule} (target ${c.target.kind})`,
+      apiserverAccepted: true,
+      // A policy the library says never matches acts on nothing; one it says matches acts on its target.
+      verdictAgrees: claim.acts ? actsOnTarget : kinds.length === 0,
+      library: `${claim.acts ? 'acts on its target' : 'matches nothing'}${claim.warnings.length ? `: ${claim.warnings.join('; ')}` : ''}`,
+      apiserver: kinds.length === 0 ? 'acted on nothing' : `acted on ${kinds.join(', ')}`,
+    });
+  }
+  const agree = outcomes.filter((o) => o.verdictAgrees).length;
+  const neverMatching = outcomes.filter((o) => o.library.startsWith('matches nothing'));
+  return {
+    suite: 'matching',
+    outcomes,
+    rows: [
+      ['policies installed, one rule each (target objects sent)', `${named.length} (${targets.length - new Set(notSent).size})`],
+      ['  warned "matches nothing", and acted on nothing', `${neverMatching.filter((o) => o.verdictAgrees).length}/${neverMatching.length}`],
+      ['  not warned, and acted on their target', `${outcomes.filter((o) => !o.library.startsWith('matches nothing') && o.verdictAgrees).length}/${outcomes.length - neverMatching.length}`],
+      ['agree', `${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`],
+    ],
+    notes: [...new Set(notSent)].map((n) => `not sent (the apiserver refused the object before admission): ${n}`),
+  };
+}

@@ -1,0 +1,132 @@
+// Resource entries that no API group of their rule serves: the apiserver accepts any resource name
+// (validateRule in k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go checks
+// only its form), and a rule that names what nothing serves never matches a request. Warnings, as
+// the objects are valid: each names the entry and what would match.
+import { FieldViolation, warning } from './field-errors';
+import { FieldPath } from './field-path';
+import { RuleContext } from './rule-context';
+import { BuiltinSchemas } from '../schemas/builtin-schemas';
+import { closestName } from '../shared/closest-name';
+import type { MatchResources, RuleWithOperations } from '../wire/admissionregistration';
+
+/** A resource some API group serves at the target version. */
+interface ServedResource {
+  readonly group: string;
+  readonly resource: string;
+  readonly kind: string;
+}
+
+/**
+ * Served by the apiserver but absent from its OpenAPI schemas: on the 1.37 apiserver, the one
+ * resource of its discovery (/api/v1 and every /apis group version) that the schemas lack.
+ */
+const SERVED_WITHOUT_SCHEMA: readonly ServedResource[] = [{ group: '', resource: 'componentstatuses', kind: 'ComponentStatus' }];
+
+/** What the target version serves: the built-in resources and the custom resources of the CRDs at hand. */
+class Discovery {
+  public readonly served: readonly ServedResource[];
+  /** The groups whose resources are all known here: built-in groups, and the groups of the CRDs at hand. */
+  public readonly knownGroups: ReadonlySet<string>;
+
+  public constructor(ctx: RuleContext) {
+    const schemas = BuiltinSchemas.of(ctx.kubernetesVersion.minor);
+    const byKey = new Map<string, ServedResource>();
+    for (const r of [...schemas.resources(), ...SERVED_WITHOUT_SCHEMA]) {
+      const key = `${r.group}/${r.resource}`;
+      if (!byKey.has(key)) byKey.set(key, { group: r.group, resource: r.resource, kind: r.kind });
+    }
+    for (const k of ctx.customResources.kinds) {
+      const key = `${k.group}/${k.resource}`;
+      if (!byKey.has(key)) byKey.set(key, { group: k.group, resource: k.resource, kind: k.kind });
+    }
+    this.served = [...byKey.values()];
+    this.knownGroups = new Set(this.served.map((r) => r.group));
+  }
+}
+
+const discoveries = new WeakMap<RuleContext, Discovery>();
+
+function discoveryOf(ctx: RuleContext): Discovery {
+  let found = discoveries.get(ctx);
+  if (!found) {
+    found = new Discovery(ctx);
+    discoveries.set(ctx, found);
+  }
+  return found;
+}
+
+/** The warnings for a policy's or binding's resourceRules and excludeResourceRules. */
+export function lintMatchResources(match: MatchResources | undefined, path: FieldPath, ctx: RuleContext): FieldViolation[] {
+  return [
+    ...(match?.resourceRules ?? []).flatMap((rule, i) => (rule ? lintRuleResources(rule, path.child('resourceRules').index(i), ctx) : [])),
+    ...(match?.excludeResourceRules ?? []).flatMap((rule, i) => (rule ? lintRuleResources(rule, path.child('excludeResourceRules').index(i), ctx) : [])),
+  ];
+}
+
+/**
+ * The warnings for one rule's resources: an entry with upper-case letters (served resources are
+ * lower-case plurals; a kind such as `Deployment` is the usual mistake), and, when every group of
+ * the rule is known here, an entry none of them serves (`deployments` in the core group).
+ * Subresources are not checked: the built-in schemas lack the connect ones (pods/exec,
+ * pods/portforward, services/proxy). Nor are the rule's versions: whether a rule for a version no
+ * longer served still matches through matchPolicy Equivalent is left to the apiserver.
+ */
+export function lintRuleResources(rule: RuleWithOperations, path: FieldPath, ctx: RuleContext): FieldViolation[] {
+  const groups = (rule.apiGroups ?? []).filter((g): g is string => typeof g === 'string');
+  const out: FieldViolation[] = [];
+  (rule.resources ?? []).forEach((entry, k) => {
+    if (typeof entry !== 'string') return;
+    const problem = entryProblem(entry, groups, discoveryOf(ctx), ctx);
+    if (problem) out.push(warning(path.child('resources').index(k), problem));
+  });
+  return out;
+}
+
+function entryProblem(entry: string, groups: readonly string[], discovery: Discovery, ctx: RuleContext): string | undefined {
+  const [resource, subresource] = splitEntry(entry);
+  if (resource === '*') return undefined;
+  const version = `Kubernetes ${ctx.kubernetesVersion}`;
+  if (/[A-Z]/.test(entry)) return upperCaseProblem(entry, resource, groups, discovery);
+  const anyGroup = groups.includes('*');
+  if (anyGroup || !groups.every((g) => discovery.knownGroups.has(g))) return undefined;
+  if (!discovery.served.some((r) => r.resource === resource && groups.includes(r.group))) {
+    const elsewhere = discovery.served.filter((r) => r.resource === resource).map((r) => r.group);
+    if (elsewhere.length > 0) {
+      return `${quote(resource)} is not served by ${groupList(groups)} at ${version}, so the entry matches nothing: `
+        + `it is served by ${groupList(elsewhere)}; put ${elsewhere.length === 1 ? 'it' : 'one of them'} in apiGroups`;
+    }
+    const inGroups = discovery.served.filter((r) => groups.includes(r.group));
+    // The singular (the kind in lower case, `networkpolicy`) can be further from the plural than a typo.
+    const suggestion = inGroups.find((r) => r.kind.toLowerCase() === resource)?.resource ?? closestName(resource, inGroups.map((r) => r.resource));
+    return `no resource ${quote(resource)} is served by ${groupList(groups)} at ${version}, so the entry matches nothing`
+      + (suggestion ? `; did you mean ${quote(subresource === undefined ? suggestion : `${suggestion}/${subresource}`)}?` : '');
+  }
+  return undefined;
+}
+
+function upperCaseProblem(entry: string, resource: string, groups: readonly string[], discovery: Discovery): string {
+  const kind = discovery.served.filter((r) => r.kind === resource);
+  const inGroups = kind.filter((r) => groups.includes('*') || groups.includes(r.group));
+  const named = (inGroups.length > 0 ? inGroups : kind)[0];
+  if (!named) {
+    const lower = entry.toLowerCase();
+    const fix = discovery.served.some((r) => r.resource === splitEntry(lower)[0]) ? `: use ${quote(lower)}` : ' (deployments, not Deployment)';
+    return `${quote(entry)} has upper-case letters, and served resources are lower-case plurals, so the entry matches nothing${fix}`;
+  }
+  const groupHint = groups.includes('*') || groups.includes(named.group) ? '' : ` in API group ${groupName(named.group)}`;
+  return `${quote(entry)} is a kind, and rules name resources, so the entry matches nothing: use ${quote(entry.replace(resource, named.resource))}${groupHint}`;
+}
+
+/** `pods/status` as `['pods', 'status']`; a resource without a subresource has none. */
+function splitEntry(entry: string): [string, string | undefined] {
+  const slash = entry.indexOf('/');
+  return slash === -1 ? [entry, undefined] : [entry.slice(0, slash), entry.slice(slash + 1)];
+}
+
+const quote = (s: string) => `'${s}'`;
+const groupName = (g: string) => (g === '' ? "'' (the core group)" : quote(g));
+
+function groupList(groups: readonly string[]): string {
+  const names = [...new Set(groups)].map(groupName);
+  return names.length === 1 ? `API group ${names[0]}` : `API groups ${names.join(', ')}`;
+}
