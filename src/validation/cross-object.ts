@@ -1,4 +1,6 @@
 import { AdmissionKind, isAdmissionKind } from '../admission-kind';
+import { isComplete } from './match-reach';
+import { ruleCovers, rulesMeet } from './rule-coverage';
 import { Violation, ViolationSeverity } from './violation';
 
 /** The partner kinds of the two binding kinds. */
@@ -78,7 +80,7 @@ export function checkBindingPolicyName(binding: ObjectEntry, find: (kind: Admiss
 
 /** What is wrong between a binding and the policy it binds (both read from their manifests). */
 export function checkBindingAgainstPolicy(binding: ObjectEntry, policy: ObjectEntry): Violation[] {
-  return [...paramsMismatch(binding, policy), ...clusterWideDeny(binding, policy)];
+  return [...paramsMismatch(binding, policy), ...clusterWideDeny(binding, policy), ...selectsNothingOfPolicy(binding, policy)];
 }
 
 function paramsMismatch(binding: ObjectEntry, policy: ObjectEntry): Violation[] {
@@ -126,4 +128,32 @@ function clusterWideDeny(binding: ObjectEntry, policy: ObjectEntry): Violation[]
     name: binding.name,
     manifestIndex: binding.index,
   }];
+}
+
+/**
+ * A binding whose matchResources selects nothing its policy matches: what a binding matches is
+ * intersected with its policy's matchConstraints (k8s.io/apiserver pkg/admission/plugin/policy/matching/matching.go:
+ * a request must match both), so a binding whose rules meet none of the policy's, or whose
+ * exclude rules cover all of them, never acts.
+ */
+function selectsNothingOfPolicy(binding: ObjectEntry, policy: ObjectEntry): Violation[] {
+  const constraints = policy.spec.matchConstraints as { resourceRules?: unknown[] } | undefined;
+  const policyRules = Array.isArray(constraints?.resourceRules) ? constraints.resourceRules : [];
+  const match = binding.spec.matchResources as { resourceRules?: unknown[]; excludeResourceRules?: unknown[] } | undefined;
+  if (policyRules.length === 0 || !policyRules.every(isComplete) || !match) return [];
+  const includes = Array.isArray(match.resourceRules) ? match.resourceRules : [];
+  const excludes = (Array.isArray(match.excludeResourceRules) ? match.excludeResourceRules : []).filter(isComplete);
+  const warn = (path: string, message: string): Violation[] => [{
+    path, message, severity: ViolationSeverity.WARNING, kind: binding.kind, name: binding.name, manifestIndex: binding.index,
+  }];
+  const subject = `${policy.kind} ${JSON.stringify(policy.name)}`;
+  if (includes.length > 0) {
+    if (!includes.every(isComplete) || includes.some((b) => policyRules.some((p) => rulesMeet(b, p)))) return [];
+    return warn('spec.matchResources.resourceRules',
+      `no rule here meets a rule of ${subject}'s matchConstraints, and a binding acts only on what its policy matches: `
+      + 'this binding never acts; select among the policy\'s resources, or remove the resourceRules');
+  }
+  if (excludes.length === 0 || !policyRules.every((p) => excludes.some((e) => ruleCovers(e, p)))) return [];
+  return warn('spec.matchResources.excludeResourceRules',
+    `excludes every request ${subject} matches, so this binding never acts; narrow the exclude rules, or remove them`);
 }

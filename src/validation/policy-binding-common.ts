@@ -1,5 +1,6 @@
 import { FieldViolation, invalidEach, required } from './field-errors';
 import { FieldPath } from './field-path';
+import { excludesEverything, selectorWithoutEffect } from './match-reach';
 import { validateMatchResources } from './match-resources';
 import { validateParamRef } from './params';
 import { RuleContext } from './rule-context';
@@ -35,6 +36,9 @@ export function validateBindingCommon(spec: BindingSpecCommon, v1alpha1: boolean
   if (spec.matchResources) {
     out.push(...validateMatchResources(spec.matchResources, SPEC.child('matchResources')));
     out.push(...lintMatchResources(spec.matchResources, SPEC.child('matchResources'), ctx));
+    out.push(...excludesEverything(spec.matchResources, SPEC.child('matchResources'), 'binding'));
+    out.push(...selectorWithoutEffect(spec.matchResources.resourceRules, spec.matchResources.namespaceSelector,
+      SPEC.child('matchResources').child('namespaceSelector'), ctx));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { FieldViolation, notSupported, required } from './field-errors';
 import { FieldPath } from './field-path';
+import { excludesEverything, selectorWithoutEffect } from './match-reach';
 import { validateMatchResources } from './match-resources';
 import { FAILURE_POLICIES } from './policy-enums';
 import { RuleContext } from './rule-context';
@@ -29,6 +30,8 @@ export function validatePolicyCommon(spec: PolicySpecCommon, ctx: RuleContext): 
   }
   out.push(...validateMatchResources(spec.matchConstraints, path));
   out.push(...lintMatchResources(spec.matchConstraints, path, ctx));
+  out.push(...excludesEverything(spec.matchConstraints, path, 'policy'));
+  out.push(...selectorWithoutEffect(spec.matchConstraints.resourceRules, spec.matchConstraints.namespaceSelector, path.child('namespaceSelector'), ctx));
   if ((spec.matchConstraints.resourceRules ?? []).length === 0) out.push(required(path.child('resourceRules')));
   return out;
 }

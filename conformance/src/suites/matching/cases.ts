@@ -1,8 +1,10 @@
 /**
  * The matching suite's cases: for each target object (a built-in kind the suite can create), rules
  * drawn from its group and resource by the mistakes people make (the kind for the resource, a
- * capital letter, the singular, another group, a dropped letter) and by what is right (the
- * resource, a wildcard group, a never-matching exclude rule beside a right include rule).
+ * capital letter, the singular, another group, a dropped letter, an exclude rule that excludes
+ * everything, a binding that selects another resource or excludes the policy's) and by what is
+ * right or harmless (the resource, a wildcard group, a never-matching exclude rule beside a right
+ * include rule, a namespaceSelector on a cluster-scoped resource).
  */
 import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
 import { seededRandom } from '../../generators/seeded-random';
@@ -17,13 +19,24 @@ export interface MatchTarget {
   readonly namespaced: boolean;
 }
 
+/** A rule's groups and resources (its versions are `*`; its operations CREATE unless given). */
+export interface DrawnRule {
+  readonly apiGroups: string[];
+  readonly resources: string[];
+  readonly operations?: string[];
+}
+
 export interface MatchCase {
-  /** What was drawn: `kind`, `capitalized`, `singular`, `other group`, `dropped letter`, `exact`, `any group`, `exclude kind`. */
+  /** What was drawn: `exact`, `any group`, `kind`, `capitalized`, `singular`, `other group`, `dropped letter`, `exclude kind`, ... */
   readonly variant: string;
   readonly target: MatchTarget;
-  readonly rule: { apiGroups: string[]; resources: string[] };
+  readonly rule: DrawnRule;
   /** A rule that excludes, beside the include rule. */
-  readonly exclude?: { apiGroups: string[]; resources: string[] };
+  readonly exclude?: DrawnRule;
+  /** The policy's namespaceSelector. */
+  readonly namespaceSelector?: object;
+  /** The binding's matchResources rules. */
+  readonly binding?: { readonly include?: DrawnRule; readonly exclude?: DrawnRule };
 }
 
 /** The base objects of built-in kinds, once per kind, with their resources at the target version. */
@@ -47,8 +60,8 @@ export function matchCases(targets: readonly MatchTarget[], schemas: BuiltinSche
   const out: MatchCase[] = [];
   for (const target of targets) {
     const { group, resource, kind } = target;
-    const add = (variant: string, apiGroups: string[], resources: string[], exclude?: MatchCase['exclude']) =>
-      out.push({ variant, target, rule: { apiGroups, resources }, exclude });
+    const add = (variant: string, apiGroups: string[], resources: string[], more: Partial<MatchCase> = {}) =>
+      out.push({ variant, target, rule: { apiGroups, resources }, ...more });
     add('exact', [group], [resource]);
     add('any group', ['*'], [resource]);
     add('kind', [group], [kind]);
@@ -61,7 +74,14 @@ export function matchCases(targets: readonly MatchTarget[], schemas: BuiltinSche
     const at = Math.floor(random() * resource.length);
     const dropped = resource.slice(0, at) + resource.slice(at + 1);
     if (dropped !== '' && !served.has(`${group}/${dropped}`)) add('dropped letter', [group], [dropped]);
-    add('exclude kind', [group], [resource], { apiGroups: [group], resources: [kind] });
+    add('exclude kind', [group], [resource], { exclude: { apiGroups: [group], resources: [kind] } });
+    add('exclude all', [group], [resource], { exclude: { apiGroups: ['*'], resources: ['*'], operations: ['*'] } });
+    if (!target.namespaced && resource !== 'namespaces') {
+      add('selector on cluster-scoped', [group], [resource], { namespaceSelector: { matchLabels: { 'matching.example.com/never': 'set' } } });
+    }
+    const elsewhere = resource === 'secrets' ? 'configmaps' : 'secrets';
+    add('binding selects another resource', [group], [resource], { binding: { include: { apiGroups: [''], resources: [elsewhere] } } });
+    add('binding excludes all', [group], [resource], { binding: { exclude: { apiGroups: [group], resources: [resource], operations: ['*'] } } });
   }
   return out;
 }

@@ -1,16 +1,18 @@
 /**
- * The matching suite: whether a policy whose rule the library warns "matches nothing" indeed never
- * acts, and one it does not warn about does. Every case is a ValidatingAdmissionPolicy with one
- * include rule (and, for some, an exclude rule) and a validation that always fails, bound with
- * `Warn` so that every policy that acts on a request says so in a warning of its own. All are
- * installed at once; then every target object is sent as a dry-run create, and the warnings say
- * which policies acted on which object.
+ * The matching suite: whether a policy or binding the library warns "matches nothing" (or "never
+ * acts") indeed never acts, and one it does not say so of does. Every case is a
+ * ValidatingAdmissionPolicy with one include rule (for some, an exclude rule or a
+ * namespaceSelector) and a validation that always fails, and its binding (for some, with
+ * matchResources), bound with `Warn` so that every policy that acts on a request says so in a
+ * warning of its own. All are installed at once; then every target object is sent as a dry-run
+ * create, and the warnings say which policies acted on which object.
  *
- * The library's side is ManifestValidator.validate on the same policy: a warning at the include
- * rule's resource entry is its claim that the policy never matches; a warning at the exclude rule's
- * entry, that the exclusion excludes nothing (so the policy still acts on its target).
+ * The library's side is ManifestValidator.validateAll on the same policy and binding: a warning at
+ * the include rule's resource entry, at the policy's excludeResourceRules or at the binding's
+ * matchResources rules is its claim that nothing acts; a warning at an exclude rule's entry (the
+ * exclusion excludes nothing) or at a namespaceSelector (it has no effect) leaves the policy acting.
  */
-import { MatchCase, matchCases, matchTargets, MatchTarget } from './cases';
+import { DrawnRule, MatchCase, matchCases, matchTargets, MatchTarget } from './cases';
 import { KubernetesVersion, ManifestValidator, ViolationSeverity } from '../../../../src';
 import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
 import { mapConcurrently } from '../../oracle/map-concurrently';
@@ -29,33 +31,48 @@ const CONCURRENCY = 8;
 const MIN_ROUNDS = 3;
 const MAX_ROUNDS = 60;
 
-export function policyOf(c: MatchCase, name: string): any {
-  const rule = (r: { apiGroups: string[]; resources: string[] }) => ({ ...r, apiVersions: ['*'], operations: ['CREATE'] });
-  return {
+const rule = (r: DrawnRule) => ({ apiGroups: r.apiGroups, apiVersions: ['*'], operations: r.operations ?? ['CREATE'], resources: r.resources });
+
+/** The case's policy and its binding, which warns when the policy acts. */
+export function manifestsOf(c: MatchCase, name: string): [any, any] {
+  const policy = {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicy',
     metadata: { name },
     spec: {
       failurePolicy: 'Fail',
-      matchConstraints: { resourceRules: [rule(c.rule)], ...(c.exclude ? { excludeResourceRules: [rule(c.exclude)] } : {}) },
+      matchConstraints: {
+        resourceRules: [rule(c.rule)],
+        ...(c.exclude ? { excludeResourceRules: [rule(c.exclude)] } : {}),
+        ...(c.namespaceSelector ? { namespaceSelector: c.namespaceSelector } : {}),
+      },
       validations: [{ expression: 'false', message: name }],
     },
   };
+  const matchResources = c.binding ? {
+    ...(c.binding.include ? { resourceRules: [rule(c.binding.include)] } : {}),
+    ...(c.binding.exclude ? { excludeResourceRules: [rule(c.binding.exclude)] } : {}),
+  } : undefined;
+  const binding = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name },
+    spec: { policyName: name, validationActions: ['Warn'], ...(matchResources ? { matchResources } : {}) },
+  };
+  return [policy, binding];
 }
 
-const bindingOf = (name: string) => ({
-  apiVersion: 'admissionregistration.k8s.io/v1',
-  kind: 'ValidatingAdmissionPolicyBinding',
-  metadata: { name },
-  spec: { policyName: name, validationActions: ['Warn'] },
-});
+/** The warnings that say a policy or binding matches nothing (or a part of it does), by their paths. */
+const REACH = /(ResourceRules(\[\d+\]\.resources\[\d+\])?|namespaceSelector)$/i;
+/** Of those, the ones that say the policy or the binding never acts. */
+const NEVER_ACTS = /^(spec\.matchConstraints\.resourceRules\[\d+\]\.resources\[\d+\]|spec\.matchConstraints\.excludeResourceRules|spec\.matchResources\.(resourceRules|excludeResourceRules)): /;
 
-/** The library's claim: whether the policy acts on its target, and the warnings behind it. */
-export function libraryClaim(policy: any, version: KubernetesVersion): { acts: boolean; warnings: string[] } {
-  const warnings = ManifestValidator.validate(policy, { kubernetesVersion: version })
-    .filter((v) => v.severity === ViolationSeverity.WARNING && /[rR]esourceRules\[\d+\]\.resources\[\d+\]$/.test(v.path))
+/** The library's claim: whether the policy acts on its target through its binding, and the warnings behind it. */
+export function libraryClaim(manifests: readonly any[], version: KubernetesVersion): { acts: boolean; warnings: string[] } {
+  const warnings = ManifestValidator.validateAll([...manifests], { kubernetesVersion: version })
+    .filter((v) => v.severity === ViolationSeverity.WARNING && REACH.test(v.path))
     .map((v) => `${v.path}: ${v.message}`);
-  return { acts: !warnings.some((w) => w.startsWith('spec.matchConstraints.resourceRules[')), warnings };
+  return { acts: !warnings.some((w) => NEVER_ACTS.test(w)), warnings };
 }
 
 function urlOf(target: MatchTarget): string {
@@ -88,7 +105,7 @@ export async function runMatchingSuite(oracle: Oracle, seed: number, version: Ku
   const schemas = BuiltinSchemas.of(version.minor);
   const targets = matchTargets(schemas);
   const cases = matchCases(targets, schemas, seed);
-  const named = cases.map((c, i) => ({ c, name: `${PREFIX}${i}`, policy: policyOf(c, `${PREFIX}${i}`) }));
+  const named = cases.map((c, i) => ({ c, name: `${PREFIX}${i}`, manifests: manifestsOf(c, `${PREFIX}${i}`) }));
   const created: string[] = [];
   const create = async (url: string, body: any) => {
     const res = await oracle.request('POST', url, body);
@@ -101,11 +118,11 @@ export async function runMatchingSuite(oracle: Oracle, seed: number, version: Ku
     await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
     // The oracle runs no controller that would create the `default` ServiceAccount a Pod needs.
     await create(`/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
-    for (const { policy, name } of named) {
+    for (const { manifests: [policy, binding] } of named) {
       await create('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', policy);
-      await create('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', bindingOf(name));
+      await create('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', binding);
     }
-    const expectedToAct = named.filter(({ policy }) => libraryClaim(policy, version).acts);
+    const expectedToAct = named.filter(({ manifests }) => libraryClaim(manifests, version).acts);
     for (let round = 1; ; round++) {
       for (const [target, result] of await actedOn(oracle, targets)) {
         if (typeof result === 'string') {
@@ -124,33 +141,35 @@ export async function runMatchingSuite(oracle: Oracle, seed: number, version: Ku
   }
   const outcomes: CaseOutcome[] = [];
   const notSent: string[] = [];
-  for (const { c, name, policy } of named) {
+  for (const { c, name, manifests } of named) {
     if (unsent.has(c.target)) {
       notSent.push(`${c.target.kind}: ${unsent.get(c.target)}`);
       continue;
     }
-    const claim = libraryClaim(policy, version);
+    const claim = libraryClaim(manifests, version);
     const kinds = [...acted.get(name)!].sort();
     const actsOnTarget = kinds.includes(c.target.kind);
-    const rule = `${JSON.stringify(c.rule.apiGroups)} ${JSON.stringify(c.rule.resources)}${c.exclude ? `, excluding ${JSON.stringify(c.exclude.apiGroups)} ${JSON.stringify(c.exclude.resources)}` : ''}`;
+    const drawn = (r: DrawnRule) => `${JSON.stringify(r.apiGroups)} ${JSON.stringify(r.resources)}`;
+    const parts = [drawn(c.rule), ...(c.exclude ? [`excluding ${drawn(c.exclude)}`] : []), ...(c.namespaceSelector ? ['with a namespaceSelector'] : []),
+      ...(c.binding?.include ? [`binding ${drawn(c.binding.include)}`] : []), ...(c.binding?.exclude ? [`binding excluding ${drawn(c.binding.exclude)}`] : [])];
     outcomes.push({
-      name: `${c.variant}: ${rule} (target ${c.target.kind})`,
+      name: `${c.variant}: ${parts.join(', ')} (target ${c.target.kind})`,
       apiserverAccepted: true,
       // A policy the library says never matches acts on nothing; one it says matches acts on its target.
       verdictAgrees: claim.acts ? actsOnTarget : kinds.length === 0,
-      library: `${claim.acts ? 'acts on its target' : 'matches nothing'}${claim.warnings.length ? `: ${claim.warnings.join('; ')}` : ''}`,
+      library: `${claim.acts ? 'acts on its target' : 'acts on nothing'}${claim.warnings.length ? `: ${claim.warnings.join('; ')}` : ''}`,
       apiserver: kinds.length === 0 ? 'acted on nothing' : `acted on ${kinds.join(', ')}`,
     });
   }
   const agree = outcomes.filter((o) => o.verdictAgrees).length;
-  const neverMatching = outcomes.filter((o) => o.library.startsWith('matches nothing'));
+  const neverActing = outcomes.filter((o) => o.library.startsWith('acts on nothing'));
   return {
     suite: 'matching',
     outcomes,
     rows: [
-      ['policies installed, one rule each (target objects sent)', `${named.length} (${targets.length - new Set(notSent).size})`],
-      ['  warned "matches nothing", and acted on nothing', `${neverMatching.filter((o) => o.verdictAgrees).length}/${neverMatching.length}`],
-      ['  not warned, and acted on their target', `${outcomes.filter((o) => !o.library.startsWith('matches nothing') && o.verdictAgrees).length}/${outcomes.length - neverMatching.length}`],
+      ['policies installed with their bindings (target objects sent)', `${named.length} (${targets.length - new Set(notSent).size})`],
+      ['  warned that they never act, and acted on nothing', `${neverActing.filter((o) => o.verdictAgrees).length}/${neverActing.length}`],
+      ['  not so warned, and acted on their target', `${outcomes.filter((o) => !neverActing.includes(o) && o.verdictAgrees).length}/${outcomes.length - neverActing.length}`],
       ['agree', `${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`],
     ],
     notes: [...new Set(notSent)].map((n) => `not sent (the apiserver refused the object before admission): ${n}`),

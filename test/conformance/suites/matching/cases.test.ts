@@ -2,14 +2,14 @@
 // once, at its entry, with what would match; every right rule is not warned. (`npx projen
 // conformance` checks the same cases against the apiserver: the warned ones never act, the others do.)
 import { matchCases, matchTargets } from '../../../../conformance/src/suites/matching/cases';
-import { libraryClaim, policyOf } from '../../../../conformance/src/suites/matching/suite';
+import { libraryClaim, manifestsOf } from '../../../../conformance/src/suites/matching/suite';
 import { KubernetesVersion } from '../../../../src';
 import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
 
 const schemas = BuiltinSchemas.of(KubernetesVersion.LATEST.minor);
 const cases = matchCases(matchTargets(schemas), schemas, 20261202);
 const RIGHT = new Set(['exact', 'any group']);
-const claims = cases.map((c) => ({ c, claim: libraryClaim(policyOf(c, 'p'), KubernetesVersion.LATEST) }));
+const claims = cases.map((c) => ({ c, claim: libraryClaim(manifestsOf(c, 'p'), KubernetesVersion.LATEST) }));
 
 test('the corpus is large enough, with every variant for most targets', () => {
   expect(matchTargets(schemas).length).toBeGreaterThanOrEqual(20);
@@ -22,12 +22,32 @@ test.each(claims.filter(({ c }) => RIGHT.has(c.variant)).map(({ c, claim }) => [
     expect(claim).toEqual({ acts: true, warnings: [] });
   });
 
-test.each(claims.filter(({ c }) => !RIGHT.has(c.variant)).map(({ c, claim }) => [`${c.variant} ${JSON.stringify(c.rule)}`, c.variant, claim]))(
-  'warned once at the entry, with the fix: %s', (_, variant, claim) => {
-    const exclude = variant === 'exclude kind';
-    expect(claim.acts).toBe(exclude);
+const ENTRY = /so the entry matches nothing(: use '[a-z/]+'|: it is served by API group|; did you mean '[a-z/]+'\?|$)/;
+const INCLUDE_ENTRY: [boolean, string, RegExp] = [false, 'spec.matchConstraints.resourceRules[0].resources[0]: ', ENTRY];
+/** Per variant: whether the policy still acts, where the one warning is, and what it says. */
+const EXPECTED: Record<string, [boolean, string, RegExp]> = {
+  'kind': INCLUDE_ENTRY,
+  'kind, any group': INCLUDE_ENTRY,
+  'capitalized': INCLUDE_ENTRY,
+  'singular': INCLUDE_ENTRY,
+  'other group': INCLUDE_ENTRY,
+  'dropped letter': INCLUDE_ENTRY,
+  'exclude kind': [true, 'spec.matchConstraints.excludeResourceRules[0].resources[0]: ', ENTRY],
+  'exclude all': [false, 'spec.matchConstraints.excludeResourceRules: ', /so the policy matches nothing/],
+  'selector on cluster-scoped': [true, 'spec.matchConstraints.namespaceSelector: ', /this selector has no effect/],
+  'binding selects another resource': [false, 'spec.matchResources.resourceRules: ', /this binding never acts/],
+  'binding excludes all': [false, 'spec.matchResources.excludeResourceRules: ', /this binding never acts/],
+};
+
+test('every variant drawn is expected here', () => {
+  expect([...new Set(cases.map((c) => c.variant))].filter((v) => !RIGHT.has(v) && !EXPECTED[v])).toEqual([]);
+});
+
+test.each(claims.filter(({ c }) => !RIGHT.has(c.variant)).map(({ c, claim }) => [`${c.variant} ${JSON.stringify(c.rule)} (${c.target.kind})`, c.variant, claim]))(
+  'warned once, where the mistake is, with the fix: %s', (_, variant, claim) => {
+    const [acts, at, says] = EXPECTED[variant];
+    expect(claim.acts).toBe(acts);
     expect(claim.warnings).toHaveLength(1);
-    const at = exclude ? 'spec.matchConstraints.excludeResourceRules[0].resources[0]: ' : 'spec.matchConstraints.resourceRules[0].resources[0]: ';
     expect(claim.warnings[0].startsWith(at)).toBe(true);
-    expect(claim.warnings[0]).toMatch(/so the entry matches nothing(: use '[a-z/]+'|: it is served by API group|; did you mean '[a-z/]+'\?|$)/);
+    expect(claim.warnings[0]).toMatch(says);
   });
