@@ -12,9 +12,12 @@ import type { LabelSelector } from '../wire/meta';
 
 type Rule = Partial<NamedRuleWithOperations>;
 
-const isList = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
+const isList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((e) => typeof e === 'string');
 
-/** A rule with every list the apiserver requires: the others are errors already, and not judged here. */
+/**
+ * A rule with every list the apiserver requires, each of strings: the others are errors already
+ * (a list of anything else does not even decode), and not judged here.
+ */
 export function isComplete(rule: unknown): rule is Rule {
   const r = rule as Rule | null | undefined;
   return typeof r === 'object' && r !== null && isList(r.operations) && isList(r.apiGroups) && isList(r.apiVersions) && isList(r.resources);

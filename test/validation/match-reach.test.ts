@@ -2,7 +2,8 @@
 // policy or binding includes, a namespaceSelector on cluster-scoped resources, a binding that
 // selects nothing its policy matches. Warnings, at the field to change; what still matches is not warned.
 import { Testing } from 'cdk8s';
-import { validatingBinding, validatingPolicy } from './fixtures';
+import * as fc from 'fast-check';
+import { mutatingBinding, mutatingPolicy, validatingBinding, validatingPolicy, webhook, webhookConfiguration } from './fixtures';
 import { AdmissionResource, AdmissionWarnings, ManifestValidator, Operation, ValidatingPolicy, ValidationAction, ViolationSeverity } from '../../src';
 
 const rule = (apiGroups: string[], resources: string[], operations = ['CREATE'], apiVersions = ['v1']) => ({ apiGroups, apiVersions, operations, resources });
@@ -104,5 +105,49 @@ describe('a binding that selects nothing its policy matches', () => {
       matchResources: { resourceRules: [AdmissionResource.PODS.rule(Operation.CREATE)] },
     });
     expect(AdmissionWarnings.of(chart)).toEqual([expect.stringMatching(/^\[test\/binding\] spec\.matchResources\.resourceRules: no rule here meets a rule of/)]);
+  });
+});
+
+describe('malformed match criteria', () => {
+  // These lints judge only rules of string lists; anything else is a shape error already. Found by
+  // the conformance manifests suite: `resources: [{}]` in a binding crashed the validator.
+  const selector = { matchLabels: { team: 'a' } };
+  const match = { namespaceSelector: selector, resourceRules: [DEPLOYMENTS], excludeResourceRules: [DEPLOYMENTS] };
+  const pairs: Array<[string, () => object[]]> = [
+    ['validating', () => [policy(match), binding(match)]],
+    ['mutating', () => [
+      mutatingPolicy({ matchConstraints: match }),
+      mutatingBinding({ policyName: 'demo-mutation', matchResources: match }),
+    ]],
+    ['webhook', () => [webhookConfiguration('ValidatingWebhookConfiguration', [webhook({ namespaceSelector: selector, rules: [DEPLOYMENTS] })])]],
+  ];
+  const ruleFields = ['apiGroups', 'apiVersions', 'resources', 'operations'];
+  /** Every place a rule, its lists or their entries sit in these manifests. */
+  const places = (manifest: any): Array<Array<string | number>> => {
+    const lists: Array<Array<string | number>> = manifest.webhooks
+      ? [['webhooks', 0, 'rules']]
+      : ['resourceRules', 'excludeResourceRules'].map((l) => ['spec', manifest.spec.matchConstraints ? 'matchConstraints' : 'matchResources', l]);
+    return lists.flatMap((l) => [l, [...l, 0], ...ruleFields.flatMap((f) => [[...l, 0, f], [...l, 0, f, 0]])]);
+  };
+  const set = (manifest: any, at: Array<string | number>, value: unknown) => {
+    let target = manifest;
+    for (const k of at.slice(0, -1)) target = target[k];
+    target[at[at.length - 1]] = value;
+  };
+
+  test('any JSON value in a rule is a violation at its path, never an internal error', () => {
+    fc.assert(fc.property(fc.constantFrom(...pairs), fc.nat(), fc.nat(), fc.jsonValue(), ([, make], which, where, value) => {
+      const manifests: any[] = JSON.parse(JSON.stringify(make()));
+      const target = manifests[which % manifests.length];
+      const at = places(target)[where % places(target).length];
+      set(target, at, value);
+      const violations = ManifestValidator.validateAll(manifests);
+      expect(violations.filter((v) => v.message.includes('Internal error'))).toEqual([]);
+      const entry = typeof at[at.length - 1] === 'number' && ruleFields.includes(String(at[at.length - 2]));
+      // null decodes as '' in Go (encoding/json leaves the zero value), so it is no shape error.
+      if (entry && typeof value !== 'string' && value !== null) {
+        expect(violations).toContainEqual(expect.objectContaining({ severity: ViolationSeverity.ERROR, path: expect.stringContaining(at.join('.').replace(/\.(\d+)/g, '[$1]')) }));
+      }
+    }), { numRuns: 400 });
   });
 });
