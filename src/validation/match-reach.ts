@@ -2,11 +2,11 @@
 // own: exclude rules that exclude every request the include rules match, and a namespaceSelector
 // that cannot apply because every resource the rules match is cluster-scoped. The apiserver
 // accepts both; the first makes the object match nothing, the second is a selector with no effect.
+import { discoveryOf } from './discovery';
 import { FieldViolation, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { RuleContext } from './rule-context';
 import { ruleCovers } from './rule-coverage';
-import { discoveryOf } from './served-resources';
 import type { MatchResources, NamedRuleWithOperations } from '../wire/admissionregistration';
 import type { LabelSelector } from '../wire/meta';
 

@@ -2,72 +2,25 @@
 // (validateRule in k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go checks
 // only its form), and a rule that names what nothing serves never matches a request. Warnings, as
 // the objects are valid: each names the entry and what would match.
+import { lintConnectOperations } from './connect-operations';
+import { Discovery, discoveryOf } from './discovery';
 import { FieldViolation, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { RuleContext } from './rule-context';
-import { BuiltinSchemas } from '../schemas/builtin-schemas';
 import { closestName } from '../shared/closest-name';
 import type { MatchResources, RuleWithOperations } from '../wire/admissionregistration';
-
-/** A resource some API group serves at the target version. */
-export interface ServedResource {
-  readonly group: string;
-  readonly resource: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
-}
-
-/**
- * Served by the apiserver but absent from its OpenAPI schemas: on the 1.37 apiserver, the one
- * resource of its discovery (/api/v1 and every /apis group version) that the schemas lack.
- */
-const SERVED_WITHOUT_SCHEMA: readonly ServedResource[] = [{ group: '', resource: 'componentstatuses', kind: 'ComponentStatus', namespaced: false }];
-
-/** What the target version serves: the built-in resources and the custom resources of the CRDs at hand. */
-export class Discovery {
-  public readonly served: readonly ServedResource[];
-  /** The groups whose resources are all known here: built-in groups, and the groups of the CRDs at hand. */
-  public readonly knownGroups: ReadonlySet<string>;
-
-  public constructor(ctx: RuleContext) {
-    const schemas = BuiltinSchemas.of(ctx.kubernetesVersion.minor);
-    const byKey = new Map<string, ServedResource>();
-    for (const r of [...schemas.resources(), ...SERVED_WITHOUT_SCHEMA]) {
-      const key = `${r.group}/${r.resource}`;
-      if (!byKey.has(key)) byKey.set(key, { group: r.group, resource: r.resource, kind: r.kind, namespaced: r.namespaced });
-    }
-    for (const k of ctx.customResources.kinds) {
-      const key = `${k.group}/${k.resource}`;
-      if (!byKey.has(key)) byKey.set(key, { group: k.group, resource: k.resource, kind: k.kind, namespaced: k.namespaced });
-    }
-    this.served = [...byKey.values()];
-    this.knownGroups = new Set(this.served.map((r) => r.group));
-  }
-
-  /** The served resource of that group and name, if any. */
-  public find(group: string, resource: string): ServedResource | undefined {
-    return this.served.find((r) => r.group === group && r.resource === resource);
-  }
-}
-
-const discoveries = new WeakMap<RuleContext, Discovery>();
-
-/** What `ctx`'s target version serves, computed once per context. */
-export function discoveryOf(ctx: RuleContext): Discovery {
-  let found = discoveries.get(ctx);
-  if (!found) {
-    found = new Discovery(ctx);
-    discoveries.set(ctx, found);
-  }
-  return found;
-}
 
 /** The warnings for a policy's or binding's resourceRules and excludeResourceRules. */
 export function lintMatchResources(match: MatchResources | undefined, path: FieldPath, ctx: RuleContext): FieldViolation[] {
   return [
-    ...(match?.resourceRules ?? []).flatMap((rule, i) => (rule ? lintRuleResources(rule, path.child('resourceRules').index(i), ctx) : [])),
-    ...(match?.excludeResourceRules ?? []).flatMap((rule, i) => (rule ? lintRuleResources(rule, path.child('excludeResourceRules').index(i), ctx) : [])),
+    ...(match?.resourceRules ?? []).flatMap((rule, i) => (rule ? lintRule(rule, path.child('resourceRules').index(i), ctx) : [])),
+    ...(match?.excludeResourceRules ?? []).flatMap((rule, i) => (rule ? lintRule(rule, path.child('excludeResourceRules').index(i), ctx) : [])),
   ];
+}
+
+/** The warnings for one rule: its resource entries (below), and its operations against them (connect-operations.ts). */
+export function lintRule(rule: RuleWithOperations, path: FieldPath, ctx: RuleContext): FieldViolation[] {
+  return [...lintRuleResources(rule, path, ctx), ...lintConnectOperations(rule, path, ctx)];
 }
 
 /**
@@ -78,7 +31,7 @@ export function lintMatchResources(match: MatchResources | undefined, path: Fiel
  * pods/portforward, services/proxy). Nor are the rule's versions: whether a rule for a version no
  * longer served still matches through matchPolicy Equivalent is left to the apiserver.
  */
-export function lintRuleResources(rule: RuleWithOperations, path: FieldPath, ctx: RuleContext): FieldViolation[] {
+function lintRuleResources(rule: RuleWithOperations, path: FieldPath, ctx: RuleContext): FieldViolation[] {
   const groups = (rule.apiGroups ?? []).filter((g): g is string => typeof g === 'string');
   const out: FieldViolation[] = [];
   (rule.resources ?? []).forEach((entry, k) => {

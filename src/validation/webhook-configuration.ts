@@ -8,7 +8,7 @@ import { validateObjectMeta } from './metadata';
 import { FAILURE_POLICIES, MATCH_POLICIES, REINVOCATION_POLICIES, SIDE_EFFECTS_ON_CREATE } from './policy-enums';
 import { validateRuleWithOperations } from './resource-rules';
 import { RuleContext } from './rule-context';
-import { lintRuleResources } from './served-resources';
+import { lintRule } from './served-resources';
 import { validateClientConfig } from './webhook-client-config';
 import { lintWebhook } from './webhook-lints';
 import { ExpressionField } from '../shared/expression-field';
@@ -56,7 +56,7 @@ function validateWebhook(webhook: AnyWebhook, path: FieldPath, ctx: RuleContext,
   const out: FieldViolation[] = [];
   out.push(...validateWebhookName(webhook.name, path.child('name')));
   (webhook.rules ?? []).forEach((rule, j) => {
-    if (rule) out.push(...validateRuleWithOperations(rule, path.child('rules').index(j)), ...lintRuleResources(rule, path.child('rules').index(j), ctx));
+    if (rule) out.push(...validateRuleWithOperations(rule, path.child('rules').index(j)), ...lintRule(rule, path.child('rules').index(j), ctx));
   });
   if (webhook.failurePolicy !== undefined && !FAILURE_POLICIES.includes(webhook.failurePolicy)) {
     out.push(notSupported(path.child('failurePolicy'), webhook.failurePolicy, FAILURE_POLICIES));

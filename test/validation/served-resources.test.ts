@@ -9,7 +9,8 @@ import {
 } from '../../src';
 import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
 
-const rule = (apiGroups: string[], resources: string[], apiVersions = ['v1']) => ({ apiGroups, apiVersions, operations: ['CREATE'], resources });
+// Every operation: connect subresources receive only CONNECT (connect-operations.test.ts).
+const rule = (apiGroups: string[], resources: string[], apiVersions = ['v1']) => ({ apiGroups, apiVersions, operations: ['*'], resources });
 const policy = (rules: object[], excludes: object[] = []) =>
   validatingPolicy({ matchConstraints: { resourceRules: rules, excludeResourceRules: excludes } });
 const binding = (rules: object[]) => validatingBinding({ matchResources: { resourceRules: rules } });

@@ -4,7 +4,8 @@
  * capital letter, the singular, another group, a dropped letter, an exclude rule that excludes
  * everything, a binding that selects another resource or excludes the policy's) and by what is
  * right or harmless (the resource, a wildcard group, a never-matching exclude rule beside a right
- * include rule, a namespaceSelector on a cluster-scoped resource).
+ * include rule, a namespaceSelector on a cluster-scoped resource); CONNECT on each object's
+ * resource, and for each connect subresource the apiserver serves, rules with CONNECT and without.
  */
 import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
 import { seededRandom } from '../../generators/seeded-random';
@@ -17,6 +18,8 @@ export interface MatchTarget {
   readonly resource: string;
   readonly kind: string;
   readonly namespaced: boolean;
+  /** A connect subresource (`exec`): the target is a CONNECT request to it, not a create of the object. */
+  readonly connect?: string;
 }
 
 /** A rule's groups and resources (its versions are `*`; its operations CREATE unless given). */
@@ -82,6 +85,53 @@ export function matchCases(targets: readonly MatchTarget[], schemas: BuiltinSche
     const elsewhere = resource === 'secrets' ? 'configmaps' : 'secrets';
     add('binding selects another resource', [group], [resource], { binding: { include: { apiGroups: [''], resources: [elsewhere] } } });
     add('binding excludes all', [group], [resource], { binding: { exclude: { apiGroups: [group], resources: [resource], operations: ['*'] } } });
+    add('CONNECT on the resource', [group], [resource], { rule: { apiGroups: [group], resources: [resource], operations: ['CONNECT'] } });
+    add('CONNECT beside CREATE', [group], [resource], { rule: { apiGroups: [group], resources: [resource], operations: ['CREATE', 'CONNECT'] } });
   }
   return out;
+}
+
+/**
+ * The connect subresources the apiserver serves, as CONNECT request targets: every path of its
+ * OpenAPI whose operation is a connect one (`/api/v1/namespaces/{namespace}/pods/{name}/exec`),
+ * read from the apiserver, not from the library's list.
+ */
+export function connectTargets(openapi: { paths: Record<string, Record<string, { operationId?: string }>> }): MatchTarget[] {
+  const out = new Map<string, MatchTarget>();
+  for (const [path, operations] of Object.entries(openapi.paths)) {
+    const connect = Object.values(operations).some((op) => typeof op === 'object' && op.operationId?.startsWith('connect'));
+    const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))\/(namespaces\/\{namespace\}\/)?([a-z0-9]+)\/\{name\}\/([a-z0-9]+)$/.exec(path);
+    if (!connect || !m) continue;
+    const [group, version] = m[1] ? ['', m[1]] : [m[2], m[3]];
+    const label = `${m[5]}/${m[6]}`;
+    out.set(`${group}/${label}`, {
+      object: { apiVersion: group === '' ? version : `${group}/${version}`, kind: label },
+      group,
+      resource: m[5],
+      kind: label,
+      namespaced: m[4] !== undefined,
+      connect: m[6],
+    });
+  }
+  return [...out.values()];
+}
+
+/**
+ * For a connect target: CONNECT to it, to any subresource of its resource, to it in any resource
+ * (all act); other operations, CONNECT to the resource itself (neither acts).
+ */
+export function connectCases(targets: readonly MatchTarget[]): MatchCase[] {
+  return targets.flatMap((target) => {
+    const { group, resource, connect } = target;
+    const entry = `${resource}/${connect}`;
+    const c = (variant: string, resources: string[], operations: string[]): MatchCase =>
+      ({ variant, target, rule: { apiGroups: [group], resources, operations } });
+    return [
+      c('connect', [entry], ['CONNECT']),
+      c('connect, any subresource', [`${resource}/*`], ['CONNECT']),
+      c('connect, any resource', [`*/${connect}`], ['CONNECT']),
+      c('connect without CONNECT', [entry], ['CREATE', 'UPDATE', 'DELETE']),
+      c('CONNECT on the resource only', [resource], ['CONNECT']),
+    ];
+  });
 }

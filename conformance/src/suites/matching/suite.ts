@@ -5,14 +5,15 @@
  * namespaceSelector) and a validation that always fails, and its binding (for some, with
  * matchResources), bound with `Warn` so that every policy that acts on a request says so in a
  * warning of its own. All are installed at once; then every target object is sent as a dry-run
- * create, and the warnings say which policies acted on which object.
+ * create, and a CONNECT request to every connect subresource, and the warnings say which policies
+ * acted on which request.
  *
  * The library's side is ManifestValidator.validateAll on the same policy and binding: a warning at
  * the include rule's resource entry, at the policy's excludeResourceRules or at the binding's
  * matchResources rules is its claim that nothing acts; a warning at an exclude rule's entry (the
  * exclusion excludes nothing) or at a namespaceSelector (it has no effect) leaves the policy acting.
  */
-import { DrawnRule, MatchCase, matchCases, matchTargets, MatchTarget } from './cases';
+import { connectCases, connectTargets, DrawnRule, MatchCase, matchCases, matchTargets, MatchTarget } from './cases';
 import { KubernetesVersion, ManifestValidator, ViolationSeverity } from '../../../../src';
 import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
 import { mapConcurrently } from '../../oracle/map-concurrently';
@@ -23,6 +24,10 @@ import { percent } from '../../outcomes/table';
 const NAMESPACE = 'matching';
 const PREFIX = 'matching-';
 const CONCURRENCY = 8;
+/** The object a CONNECT request names: none of that name exists. */
+const CONNECT_NAME = 'absent';
+/** The options a connect subresource's request needs to decode, which happens before admission. */
+const CONNECT_OPTIONS: Record<string, string> = { exec: '?command=true&stdout=true', attach: '?stdout=true', portforward: '?ports=80' };
 /**
  * Rounds of requests, a second apart: at least MIN_ROUNDS (policies load one by one, so a policy
  * that has not acted yet gets more chances), and until every policy expected to act has acted, or
@@ -63,9 +68,9 @@ export function manifestsOf(c: MatchCase, name: string): [any, any] {
 }
 
 /** The warnings that say a policy or binding matches nothing (or a part of it does), by their paths. */
-const REACH = /(ResourceRules(\[\d+\]\.resources\[\d+\])?|namespaceSelector)$/i;
-/** Of those, the ones that say the policy or the binding never acts. */
-const NEVER_ACTS = /^(spec\.matchConstraints\.resourceRules\[\d+\]\.resources\[\d+\]|spec\.matchConstraints\.excludeResourceRules|spec\.matchResources\.(resourceRules|excludeResourceRules)): /;
+const REACH = /(ResourceRules(\[\d+\]\.(resources\[\d+\]|operations(\[\d+\])?))?|namespaceSelector)$/i;
+/** Of those, the ones that say the policy or the binding never acts (the rule's operations without an index: CONNECT its only one, and nothing receives it). */
+const NEVER_ACTS = /^(spec\.matchConstraints\.resourceRules\[\d+\]\.(resources\[\d+\]|operations)|spec\.matchConstraints\.excludeResourceRules|spec\.matchResources\.(resourceRules|excludeResourceRules)): /;
 
 /** The library's claim: whether the policy acts on its target through its binding, and the warnings behind it. */
 export function libraryClaim(manifests: readonly any[], version: KubernetesVersion): { acts: boolean; warnings: string[] } {
@@ -85,26 +90,40 @@ function urlOf(target: MatchTarget): string {
 async function actedOn(oracle: Oracle, targets: readonly MatchTarget[]): Promise<Map<MatchTarget, Set<string> | string>> {
   const out = new Map<MatchTarget, Set<string> | string>();
   await mapConcurrently(targets, CONCURRENCY, async (target) => {
+    if (target.connect !== undefined) {
+      // The object does not exist: the apiserver runs admission before it looks the object up
+      // (rest.go: ConnectResource), so the request fails after the policies have acted.
+      const res = await oracle.request('POST', `${urlOf(target)}/${CONNECT_NAME}/${target.connect}${CONNECT_OPTIONS[target.connect] ?? ''}`);
+      out.set(target, policiesThatWarned(res.warnings));
+      return;
+    }
     const object = target.namespaced ? { ...target.object, metadata: { ...target.object.metadata, namespace: NAMESPACE } } : target.object;
     const res = await oracle.request('POST', `${urlOf(target)}?dryRun=All`, object);
     if (res.status >= 300) {
       out.set(target, `${res.status} ${res.body?.message ?? ''}`.slice(0, 200));
       return;
     }
-    const names = new Set<string>();
-    for (const w of res.warnings) {
-      const m = /ValidatingAdmissionPolicy '([^']+)'/.exec(w);
-      if (m && m[1].startsWith(PREFIX)) names.add(m[1]);
-    }
-    out.set(target, names);
+    out.set(target, policiesThatWarned(res.warnings));
   });
   return out;
 }
 
+/** The suite's policies whose Warn warnings a response carries. */
+function policiesThatWarned(warnings: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const w of warnings) {
+    const m = /ValidatingAdmissionPolicy '([^']+)'/.exec(w);
+    if (m && m[1].startsWith(PREFIX)) names.add(m[1]);
+  }
+  return names;
+}
+
 export async function runMatchingSuite(oracle: Oracle, seed: number, version: KubernetesVersion): Promise<SuiteResult> {
   const schemas = BuiltinSchemas.of(version.minor);
-  const targets = matchTargets(schemas);
-  const cases = matchCases(targets, schemas, seed);
+  const objects = matchTargets(schemas);
+  const connects = connectTargets((await oracle.request('GET', '/openapi/v2')).body);
+  const targets = [...objects, ...connects];
+  const cases = [...matchCases(objects, schemas, seed), ...connectCases(connects)];
   const named = cases.map((c, i) => ({ c, name: `${PREFIX}${i}`, manifests: manifestsOf(c, `${PREFIX}${i}`) }));
   const created: string[] = [];
   const create = async (url: string, body: any) => {
@@ -149,7 +168,7 @@ export async function runMatchingSuite(oracle: Oracle, seed: number, version: Ku
     const claim = libraryClaim(manifests, version);
     const kinds = [...acted.get(name)!].sort();
     const actsOnTarget = kinds.includes(c.target.kind);
-    const drawn = (r: DrawnRule) => `${JSON.stringify(r.apiGroups)} ${JSON.stringify(r.resources)}`;
+    const drawn = (r: DrawnRule) => `${JSON.stringify(r.apiGroups)} ${JSON.stringify(r.resources)}${r.operations ? ` ${JSON.stringify(r.operations)}` : ''}`;
     const parts = [drawn(c.rule), ...(c.exclude ? [`excluding ${drawn(c.exclude)}`] : []), ...(c.namespaceSelector ? ['with a namespaceSelector'] : []),
       ...(c.binding?.include ? [`binding ${drawn(c.binding.include)}`] : []), ...(c.binding?.exclude ? [`binding excluding ${drawn(c.binding.exclude)}`] : [])];
     outcomes.push({
