@@ -405,7 +405,8 @@ describe('lockout warnings', () => {
     expect(warningsFor({ rules: [leases], excludeSystemNamespaces: false })).toEqual([
       expect.stringMatching(/webhooks\[0\].rules: catches coordination.k8s.io leases/),
     ]);
-    const guarded = { rules: [leases], excludeSystemNamespaces: false, matchConditions: [{ name: 'no-leases', expression: '!(request.resource.resource == "leases")' }] };
+    const configMaps = { apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: [Operation.UPDATE] };
+    const guarded = { rules: [leases, configMaps], excludeSystemNamespaces: false, matchConditions: [{ name: 'no-leases', expression: '!(request.resource.resource == "leases")' }] };
     expect(warningsFor(guarded)).toEqual([]);
     expect(warningsFor({ rules: [leases], namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: LabelSelectorOperator.NOT_IN, values: ['kube-node-lease'] }] } })).toEqual([]);
   });

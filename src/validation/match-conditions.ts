@@ -1,18 +1,25 @@
 import { duplicate, FieldViolation, invalidEach, required, tooMany } from './field-errors';
 import { FieldPath } from './field-path';
+import { lintMatchConditionReach } from './match-condition-reach';
 import { RuleContext } from './rule-context';
+import { ViolationSeverity } from './violation';
 import { ExpressionField } from '../shared/expression-field';
 import { isQualifiedName } from '../shared/name-formats';
 import type { MatchCondition } from '../wire/admissionregistration';
 
 const MAX_MATCH_CONDITIONS = 64;
 
-/** matchConditions of a webhook or a policy (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateMatchConditions). */
+/**
+ * matchConditions of a webhook or a policy (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go:
+ * validateMatchConditions), and the warning for a condition that compiles and never or always lets a
+ * request through, against the rules of `matching` (match-condition-reach.ts).
+ */
 export function validateMatchConditions(
   conditions: readonly MatchCondition[],
   path: FieldPath,
   ctx: RuleContext,
   environment: { field: ExpressionField; hasParams: boolean },
+  matching: { rules: unknown; what: string },
 ): FieldViolation[] {
   const out: FieldViolation[] = [];
   if (conditions.length > MAX_MATCH_CONDITIONS) out.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
@@ -32,7 +39,9 @@ export function validateMatchConditions(
     if (expression === '') {
       out.push(required(p.child('expression')));
     } else {
-      out.push(...ctx.checkExpression(p.child('expression'), expression, { ...environment, variables: [] }));
+      const checked = ctx.checkExpression(p.child('expression'), expression, { ...environment, variables: [] });
+      out.push(...checked);
+      if (!checked.some((v) => v.severity === ViolationSeverity.ERROR)) out.push(...lintMatchConditionReach(expression, matching.rules, p.child('expression'), ctx, matching.what));
     }
   });
   return out;

@@ -23,7 +23,7 @@ export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, untypedC
   out.push(...validateNoDelete(spec.matchConstraints?.resourceRules ?? [], SPEC.child('matchConstraints')));
   if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));
   out.push(...validateMatchConditions(spec.matchConditions ?? [], SPEC.child('matchConditions'), ctx,
-    { field: ExpressionField.MATCH_CONDITION, hasParams }));
+    { field: ExpressionField.MATCH_CONDITION, hasParams }, { rules: spec.matchConstraints?.resourceRules, what: 'policy' }));
   out.push(...validateVariables(spec.variables ?? [], SPEC.child('variables'), ctx, hasParams));
   const mutations = spec.mutations ?? [];
   if (mutations.length === 0) out.push(required(SPEC.child('mutations'), 'mutations must contain at least one item'));

@@ -25,7 +25,7 @@ export function validateValidatingPolicy(policy: ValidatingAdmissionPolicy, unty
   out.push(...validatePolicyCommon(spec, ctx));
   if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));
   out.push(...validateMatchConditions(spec.matchConditions ?? [], SPEC.child('matchConditions'), ctx,
-    { field: ExpressionField.MATCH_CONDITION, hasParams }));
+    { field: ExpressionField.MATCH_CONDITION, hasParams }, { rules: spec.matchConstraints?.resourceRules, what: 'policy' }));
   out.push(...validateVariables(spec.variables ?? [], SPEC.child('variables'), ctx, hasParams));
 
   const validations = spec.validations ?? [];

@@ -78,7 +78,7 @@ function validateWebhook(webhook: AnyWebhook, path: FieldPath, ctx: RuleContext,
   out.push(...validateClientConfig(webhook.clientConfig, path.child('clientConfig')));
   out.push(...validateReviewVersions(webhook.admissionReviewVersions, path.child('admissionReviewVersions')));
   out.push(...validateMatchConditions(webhook.matchConditions ?? [], path.child('matchConditions'), ctx,
-    { field: ExpressionField.WEBHOOK_MATCH_CONDITION, hasParams: false }));
+    { field: ExpressionField.WEBHOOK_MATCH_CONDITION, hasParams: false }, { rules: webhook.rules, what: 'webhook' }));
   out.push(...lintWebhook(webhook, path));
   if (mutating && webhook.reinvocationPolicy !== undefined && !REINVOCATION_POLICIES.includes(webhook.reinvocationPolicy)) {
     out.push(notSupported(path.child('reinvocationPolicy'), webhook.reinvocationPolicy, REINVOCATION_POLICIES));

@@ -4,7 +4,8 @@
  * capital letter, the singular, another group, a dropped letter, an exclude rule that excludes
  * everything, a binding that selects another resource or excludes the policy's) and by what is
  * right or harmless (the resource, a wildcard group, a never-matching exclude rule beside a right
- * include rule, a namespaceSelector on a cluster-scoped resource); CONNECT on each object's
+ * include rule, a namespaceSelector on a cluster-scoped resource); match conditions on the
+ * object's kind, resource and group, and constant ones; CONNECT on each object's
  * resource, and for each connect subresource the apiserver serves, rules with CONNECT and without.
  */
 import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
@@ -38,6 +39,8 @@ export interface MatchCase {
   readonly exclude?: DrawnRule;
   /** The policy's namespaceSelector. */
   readonly namespaceSelector?: object;
+  /** The policy's matchConditions' expressions. */
+  readonly matchConditions?: string[];
   /** The binding's matchResources rules. */
   readonly binding?: { readonly include?: DrawnRule; readonly exclude?: DrawnRule };
 }
@@ -86,6 +89,13 @@ export function matchCases(targets: readonly MatchTarget[], schemas: BuiltinSche
     add('binding selects another resource', [group], [resource], { binding: { include: { apiGroups: [''], resources: [elsewhere] } } });
     add('binding excludes all', [group], [resource], { binding: { exclude: { apiGroups: [group], resources: [resource], operations: ['*'] } } });
     add('CONNECT on the resource', [group], [resource], { rule: { apiGroups: [group], resources: [resource], operations: ['CONNECT'] } });
+    const otherKind = kind === 'Pod' ? 'Service' : 'Pod';
+    add('condition on its kind', [group], [resource], { matchConditions: [`object.kind == '${kind}'`] });
+    add('condition on its resource', [group], [resource], { matchConditions: [`request.resource.resource in ['${resource}', 'widgets']`] });
+    add('condition on another kind', [group], [resource], { matchConditions: [`object.kind == '${otherKind}' && object.metadata.name != ''`] });
+    add('condition on another group', [group], [resource], { matchConditions: [`request.kind.group != '${group}'`] });
+    add('constant false condition', [group], [resource], { matchConditions: ['1 == 2'] });
+    add('constant true condition', [group], [resource], { matchConditions: ['true'] });
     add('CONNECT beside CREATE', [group], [resource], { rule: { apiGroups: [group], resources: [resource], operations: ['CREATE', 'CONNECT'] } });
   }
   return out;

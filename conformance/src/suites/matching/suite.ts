@@ -51,6 +51,7 @@ export function manifestsOf(c: MatchCase, name: string): [any, any] {
         ...(c.exclude ? { excludeResourceRules: [rule(c.exclude)] } : {}),
         ...(c.namespaceSelector ? { namespaceSelector: c.namespaceSelector } : {}),
       },
+      ...(c.matchConditions ? { matchConditions: c.matchConditions.map((expression, i) => ({ name: `c${i}`, expression })) } : {}),
       validations: [{ expression: 'false', message: name }],
     },
   };
@@ -68,14 +69,16 @@ export function manifestsOf(c: MatchCase, name: string): [any, any] {
 }
 
 /** The warnings that say a policy or binding matches nothing (or a part of it does), by their paths. */
-const REACH = /(ResourceRules(\[\d+\]\.(resources\[\d+\]|operations(\[\d+\])?))?|namespaceSelector)$/i;
+const REACH = /(ResourceRules(\[\d+\]\.(resources\[\d+\]|operations(\[\d+\])?))?|namespaceSelector|matchConditions\[\d+\]\.expression)$/i;
+/** At a match condition, the warnings of its reach (not those of type checking). */
+const CONDITION_REACH = /^is (true|false) for every/;
 /** Of those, the ones that say the policy or the binding never acts (the rule's operations without an index: CONNECT its only one, and nothing receives it). */
-const NEVER_ACTS = /^(spec\.matchConstraints\.resourceRules\[\d+\]\.(resources\[\d+\]|operations)|spec\.matchConstraints\.excludeResourceRules|spec\.matchResources\.(resourceRules|excludeResourceRules)): /;
+const NEVER_ACTS = /^(spec\.matchConstraints\.resourceRules\[\d+\]\.(resources\[\d+\]|operations)|spec\.matchConstraints\.excludeResourceRules|spec\.matchResources\.(resourceRules|excludeResourceRules)): |^spec\.matchConditions\[\d+\]\.expression: is false for every/;
 
 /** The library's claim: whether the policy acts on its target through its binding, and the warnings behind it. */
 export function libraryClaim(manifests: readonly any[], version: KubernetesVersion): { acts: boolean; warnings: string[] } {
   const warnings = ManifestValidator.validateAll([...manifests], { kubernetesVersion: version })
-    .filter((v) => v.severity === ViolationSeverity.WARNING && REACH.test(v.path))
+    .filter((v) => v.severity === ViolationSeverity.WARNING && REACH.test(v.path) && (!v.path.includes('matchConditions') || CONDITION_REACH.test(v.message)))
     .map((v) => `${v.path}: ${v.message}`);
   return { acts: !warnings.some((w) => NEVER_ACTS.test(w)), warnings };
 }
@@ -170,6 +173,7 @@ export async function runMatchingSuite(oracle: Oracle, seed: number, version: Ku
     const actsOnTarget = kinds.includes(c.target.kind);
     const drawn = (r: DrawnRule) => `${JSON.stringify(r.apiGroups)} ${JSON.stringify(r.resources)}${r.operations ? ` ${JSON.stringify(r.operations)}` : ''}`;
     const parts = [drawn(c.rule), ...(c.exclude ? [`excluding ${drawn(c.exclude)}`] : []), ...(c.namespaceSelector ? ['with a namespaceSelector'] : []),
+      ...(c.matchConditions ? [`when ${c.matchConditions.join(' and ')}`] : []),
       ...(c.binding?.include ? [`binding ${drawn(c.binding.include)}`] : []), ...(c.binding?.exclude ? [`binding excluding ${drawn(c.binding.exclude)}`] : [])];
     outcomes.push({
       name: `${c.variant}: ${parts.join(', ')} (target ${c.target.kind})`,

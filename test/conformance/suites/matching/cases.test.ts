@@ -18,7 +18,7 @@ const OPENAPI = {
 };
 const connects = connectTargets(OPENAPI);
 const cases = [...matchCases(matchTargets(schemas), schemas, 20261202), ...connectCases(connects)];
-const RIGHT = new Set(['exact', 'any group', 'connect', 'connect, any subresource', 'connect, any resource']);
+const RIGHT = new Set(['exact', 'any group', 'connect', 'connect, any subresource', 'connect, any resource', 'condition on its kind', 'condition on its resource']);
 const claims = cases.map((c) => ({ c, claim: libraryClaim(manifestsOf(c, 'p'), KubernetesVersion.LATEST) }));
 
 test('the corpus is large enough, with every variant for most targets', () => {
@@ -52,6 +52,10 @@ const EXPECTED: Record<string, [boolean, string, RegExp]> = {
   'CONNECT beside CREATE': [true, 'spec.matchConstraints.resourceRules[0].operations[1]: ', /so CONNECT here matches nothing/],
   'connect without CONNECT': [false, 'spec.matchConstraints.resourceRules[0].resources[0]: ', /receives only CONNECT requests .* so the entry matches nothing/],
   'CONNECT on the resource only': [false, 'spec.matchConstraints.resourceRules[0].operations: ', /so the rule matches nothing/],
+  'condition on another kind': [false, 'spec.matchConditions[0].expression: ', /is false for every resource the rules match .* so the policy matches nothing/],
+  'condition on another group': [false, 'spec.matchConditions[0].expression: ', /is false for every resource the rules match/],
+  'constant false condition': [false, 'spec.matchConditions[0].expression: ', /is false for every request, so the policy matches nothing/],
+  'constant true condition': [true, 'spec.matchConditions[0].expression: ', /is true for every request, so the condition lets every request through/],
 };
 
 test('every variant drawn is expected here', () => {
