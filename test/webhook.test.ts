@@ -427,7 +427,7 @@ describe('lockout warnings', () => {
 
   test('rules on the virtual authn/authz resources', () => {
     const reviews = { apiGroups: ['authorization.k8s.io'], apiVersions: ['v1'], resources: ['subjectaccessreviews'], operations: [Operation.CREATE] };
-    expect(warningsFor({ rules: [reviews] })).toEqual([expect.stringMatching(/webhooks\[0\].rules\[0\].apiGroups: authorization.k8s.io holds virtual, read-only review resources/)]);
+    expect(warningsFor({ rules: [reviews] })).toEqual([expect.stringMatching(/webhooks\[0\].rules\[0\].resources: subjectaccessreviews.authorization.k8s.io is a virtual resource that Kubernetes 1.37 and later never send to admission webhooks/)]);
   });
 
   test('rules on webhook configurations have no effect', () => {

@@ -34,7 +34,7 @@ import { runDefaultsSuite } from './suites/defaults/suite';
 import { evalCases } from './suites/eval/cases';
 import { runEvalSuite } from './suites/eval/suite';
 import { bases } from './suites/manifests/bases';
-import { corpusCases, generatedCases, sizeLimitCases } from './suites/manifests/cases';
+import { corpusCases, gatedCases, generatedCases, sizeLimitCases } from './suites/manifests/cases';
 import { runManifestSuite } from './suites/manifests/suite';
 import { runMatchingSuite } from './suites/matching/suite';
 import { baseObjects } from './suites/objects/bases';
@@ -151,6 +151,7 @@ async function main(): Promise<number> {
         ...corpusCases('example', exampleManifests(), served),
         ...corpusCases('test suite', recordedManifests(path.join(RECORDED_DIR, 'manifests')), served),
         ...generatedCases(baseList, options.manifests, options.seed),
+        ...gatedCases(baseList),
         ...sizeLimitCases(baseList),
       ];
       results.push(await runManifestSuite(oracle, cases, version));
@@ -186,7 +187,7 @@ async function main(): Promise<number> {
       const target = KubernetesVersion.of(`1.${minor}`);
       const servedSet = await servedVersions(emulated);
       const baseList = bases((kind, v) => servedSet.has(`${kind}/${v}`));
-      const cases = [...corpusCases(`base@1.${minor}`, baseList.map((b) => b.manifest), () => true), ...generatedCases(baseList, options.emulatedManifests, options.seed + minor)];
+      const cases = [...corpusCases(`base@1.${minor}`, baseList.map((b) => b.manifest), () => true), ...generatedCases(baseList, options.emulatedManifests, options.seed + minor), ...gatedCases(baseList)];
       results.push({ ...(await runManifestSuite(emulated, cases, target)), title: `manifests, emulating Kubernetes 1.${minor}` });
     } finally {
       await emulated.stop();

@@ -4,6 +4,7 @@ import { validateObjectMeta } from './metadata';
 import { validateNoDelete } from './mutating-policy';
 import { validateBindingCommon } from './policy-binding-common';
 import { RuleContext } from './rule-context';
+import { validateApiObjectName } from './static-suffix';
 import type { MutatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 
 /**
@@ -12,7 +13,7 @@ import type { MutatingAdmissionPolicyBinding } from '../wire/admissionregistrati
  */
 export function validateMutatingPolicyBinding(binding: MutatingAdmissionPolicyBinding, v1alpha1: boolean, ctx: RuleContext): FieldViolation[] {
   const spec = binding.spec ?? {};
-  const out = validateObjectMeta(binding.metadata);
+  const out = [...validateObjectMeta(binding.metadata), ...validateApiObjectName(binding.metadata, ctx.kubernetesVersion)];
   out.push(...validateBindingCommon(spec, v1alpha1, ctx));
   out.push(...validateNoDelete(spec.matchResources?.resourceRules ?? [], FieldPath.root('spec').child('matchResources')));
   return out;

@@ -7,6 +7,7 @@ import { validatePolicyCommon } from './policy-common';
 import { MUTATING_POLICY_OPERATIONS, PATCH_TYPES, REINVOCATION_POLICIES } from './policy-enums';
 import { policyTypes } from './policy-types';
 import { RuleContext } from './rule-context';
+import { validateApiObjectName } from './static-suffix';
 import { declaredVariables, validateVariables } from './variables';
 import { ExpressionField } from '../shared/expression-field';
 import type { MutatingAdmissionPolicy, Mutation, NamedRuleWithOperations } from '../wire/admissionregistration';
@@ -18,7 +19,7 @@ export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, untypedC
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
   const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion, untypedCtx.customResources));
-  const out = validateObjectMeta(policy.metadata);
+  const out = [...validateObjectMeta(policy.metadata), ...validateApiObjectName(policy.metadata, untypedCtx.kubernetesVersion)];
   out.push(...validatePolicyCommon(spec, ctx));
   out.push(...validateNoDelete(spec.matchConstraints?.resourceRules ?? [], SPEC.child('matchConstraints')));
   if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));

@@ -4,6 +4,7 @@ import { validateObjectMeta } from './metadata';
 import { validateBindingCommon } from './policy-binding-common';
 import { VALIDATION_ACTIONS } from './policy-enums';
 import { RuleContext } from './rule-context';
+import { validateApiObjectName } from './static-suffix';
 import type { ValidatingAdmissionPolicyBinding } from '../wire/admissionregistration';
 
 const ACTIONS = FieldPath.root('spec').child('validationActions');
@@ -11,7 +12,7 @@ const ACTIONS = FieldPath.root('spec').child('validationActions');
 /** A ValidatingAdmissionPolicyBinding (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateValidatingAdmissionPolicyBinding). */
 export function validateValidatingPolicyBinding(binding: ValidatingAdmissionPolicyBinding, ctx: RuleContext): FieldViolation[] {
   const spec = binding.spec ?? ({} as Partial<NonNullable<ValidatingAdmissionPolicyBinding['spec']>>);
-  const out = validateObjectMeta(binding.metadata);
+  const out = [...validateObjectMeta(binding.metadata), ...validateApiObjectName(binding.metadata, ctx.kubernetesVersion)];
   out.push(...validateBindingCommon(spec, false, ctx));
   out.push(...validateValidationActions(spec.validationActions ?? []));
   return out;

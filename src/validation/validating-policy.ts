@@ -7,6 +7,7 @@ import { validatePolicyCommon } from './policy-common';
 import { VALIDATION_REASONS } from './policy-enums';
 import { policyTypes } from './policy-types';
 import { RuleContext } from './rule-context';
+import { validateApiObjectName } from './static-suffix';
 import { declaredVariables, validateVariables } from './variables';
 import { ExpressionField } from '../shared/expression-field';
 import { isQualifiedName } from '../shared/name-formats';
@@ -21,7 +22,7 @@ export function validateValidatingPolicy(policy: ValidatingAdmissionPolicy, unty
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
   const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion, untypedCtx.customResources));
-  const out = validateObjectMeta(policy.metadata);
+  const out = [...validateObjectMeta(policy.metadata), ...validateApiObjectName(policy.metadata, untypedCtx.kubernetesVersion)];
   out.push(...validatePolicyCommon(spec, ctx));
   if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));
   out.push(...validateMatchConditions(spec.matchConditions ?? [], SPEC.child('matchConditions'), ctx,

@@ -9,6 +9,7 @@ import { FAILURE_POLICIES, MATCH_POLICIES, REINVOCATION_POLICIES, SIDE_EFFECTS_O
 import { validateRuleWithOperations } from './resource-rules';
 import { RuleContext } from './rule-context';
 import { lintRule } from './served-resources';
+import { validateApiObjectName } from './static-suffix';
 import { validateClientConfig } from './webhook-client-config';
 import { lintWebhook } from './webhook-lints';
 import { ExpressionField } from '../shared/expression-field';
@@ -32,7 +33,7 @@ interface WebhookConfigurationLike {
  * pkg/apis/admissionregistration/validation/validation.go: validateValidatingWebhookConfiguration and validateValidatingWebhook, and their mutating twins).
  */
 export function validateWebhookConfiguration(config: WebhookConfigurationLike, kind: AdmissionKind, ctx: RuleContext): FieldViolation[] {
-  const out = validateObjectMeta(config.metadata);
+  const out = [...validateObjectMeta(config.metadata), ...validateApiObjectName(config.metadata, ctx.kubernetesVersion)];
   const seen = new Set<string>();
   const injected = Object.keys(config.metadata?.annotations ?? {}).find((k) => k.startsWith('cert-manager.io/inject-'));
   (config.webhooks ?? []).forEach((webhook, i) => {
@@ -79,7 +80,7 @@ function validateWebhook(webhook: AnyWebhook, path: FieldPath, ctx: RuleContext,
   out.push(...validateReviewVersions(webhook.admissionReviewVersions, path.child('admissionReviewVersions')));
   out.push(...validateMatchConditions(webhook.matchConditions ?? [], path.child('matchConditions'), ctx,
     { field: ExpressionField.WEBHOOK_MATCH_CONDITION, hasParams: false }, { rules: webhook.rules, what: 'webhook' }));
-  out.push(...lintWebhook(webhook, path));
+  out.push(...lintWebhook(webhook, path, ctx.kubernetesVersion));
   if (mutating && webhook.reinvocationPolicy !== undefined && !REINVOCATION_POLICIES.includes(webhook.reinvocationPolicy)) {
     out.push(notSupported(path.child('reinvocationPolicy'), webhook.reinvocationPolicy, REINVOCATION_POLICIES));
   }

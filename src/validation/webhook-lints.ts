@@ -3,6 +3,8 @@
 // https://kubernetes.io/docs/concepts/cluster-administration/admission-webhooks-good-practices/).
 import { FieldViolation, warning } from './field-errors';
 import { FieldPath } from './field-path';
+import { groupResourceText, VIRTUAL_GROUPS, virtualResourcesNamedBy, WEBHOOKS_SKIP_VIRTUAL_FROM } from './virtual-resources';
+import { KubernetesVersion } from '../kubernetes-version';
 import type { MatchCondition, RuleWithOperations, ValidatingWebhook } from '../wire/admissionregistration';
 
 const MAX_TIMEOUT_FOR_LEASE_SENSITIVE = 5;
@@ -11,11 +13,12 @@ interface WebhookView {
   readonly webhook: ValidatingWebhook;
   readonly path: FieldPath;
   readonly rules: readonly RuleWithOperations[];
+  readonly version: KubernetesVersion;
 }
 
 /** Every lint for one webhook of a configuration. */
-export function lintWebhook(webhook: ValidatingWebhook, path: FieldPath): FieldViolation[] {
-  const view: WebhookView = { webhook, path, rules: (webhook.rules ?? []).filter((r) => r) };
+export function lintWebhook(webhook: ValidatingWebhook, path: FieldPath, version: KubernetesVersion): FieldViolation[] {
+  const view: WebhookView = { webhook, path, rules: (webhook.rules ?? []).filter((r) => r), version };
   return [
     ...noRules(view),
     ...wildcardWithFail(view),
@@ -112,12 +115,31 @@ function longTimeoutOnLeaseSensitive({ webhook, path, rules }: WebhookView): Fie
     + `endpoints can time out leader election. Use at most ${MAX_TIMEOUT_FOR_LEASE_SENSITIVE}s`)];
 }
 
-function virtualResources({ path, rules }: WebhookView): FieldViolation[] {
-  return rules.flatMap((r, j) => (r.apiGroups ?? [])
-    .filter((g) => g === 'authentication.k8s.io' || g === 'authorization.k8s.io')
-    .map((g) => warning(path.child('rules').index(j).child('apiGroups'),
-      `${g} holds virtual, read-only review resources (TokenReview, SubjectAccessReview): intercepting them can break authentication `
-      + 'and authorization cluster-wide, and Kubernetes 1.37 stops calling webhooks for them. Remove the group')));
+/**
+ * Rules on the virtual review resources (virtual-resources.ts). Before 1.37 webhooks receive them,
+ * and intercepting them can break authentication and authorization cluster-wide. From 1.37 they
+ * never reach a webhook: each one a rule names is warned as the apiserver warns on create
+ * (k8s.io/kubernetes pkg/apis/admissionregistration/validation/warnings.go: warningsForExcludedRules),
+ * and, beyond the apiserver, a group that serves only them listed with every resource (`*`).
+ */
+function virtualResources({ path, rules, version }: WebhookView): FieldViolation[] {
+  if (!version.isAtLeast(WEBHOOKS_SKIP_VIRTUAL_FROM)) {
+    return rules.flatMap((r, j) => (r.apiGroups ?? [])
+      .filter((g) => VIRTUAL_GROUPS.includes(g))
+      .map((g) => warning(path.child('rules').index(j).child('apiGroups'),
+        `${g} holds virtual, read-only review resources (TokenReview, SubjectAccessReview): intercepting them can break authentication `
+        + `and authorization cluster-wide, and Kubernetes ${WEBHOOKS_SKIP_VIRTUAL_FROM} stops calling webhooks for them. Remove the group`)));
+  }
+  const skipped = `Kubernetes ${WEBHOOKS_SKIP_VIRTUAL_FROM} and later never send to admission webhooks (feature gate ExcludeAdmissionWebhookVirtualResources)`;
+  return rules.flatMap((r, j) => {
+    const named = virtualResourcesNamedBy(r).map((gr) => warning(path.child('rules').index(j).child('resources'),
+      `${groupResourceText(gr)} is a virtual resource that ${skipped}: this rule has no effect on it; remove it`));
+    const everyResource = (r.resources ?? []).some((x) => x === '*' || x === '*/*');
+    const groups = everyResource ? (r.apiGroups ?? []).filter((g) => VIRTUAL_GROUPS.includes(g)) : [];
+    const wholeGroups = groups.map((g) => warning(path.child('rules').index(j).child('apiGroups'),
+      `${g} serves only virtual review resources, which ${skipped}: the group adds nothing to this rule; remove it`));
+    return [...named, ...wholeGroups];
+  });
 }
 
 function webhookConfigurations({ path, rules }: WebhookView): FieldViolation[] {

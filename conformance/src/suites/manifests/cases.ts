@@ -6,6 +6,8 @@
 import * as fc from 'fast-check';
 import { Base } from './bases';
 import { applyMutation, describe, Mutation, mutationsAt, pathsOf } from './mutations';
+import { STATIC_SUFFIX } from '../../../../src/validation/static-suffix';
+import { VIRTUAL_RESOURCES } from '../../../../src/validation/virtual-resources';
 
 export interface ManifestCase {
   readonly name: string;
@@ -51,6 +53,39 @@ export function sizeLimitCases(bases: readonly Base[]): ManifestCase[] {
     manifest.spec.validations[0].message = 'x'.repeat(bytes - Buffer.byteLength(JSON.stringify(manifest)));
     return { name: `request size limit: ${base.name} of ${bytes} bytes`, source: 'limit', kind: base.manifest.kind, apiVersion: base.manifest.apiVersion, manifest };
   });
+}
+
+/**
+ * The names and rules whose meaning depends on the version's feature gates, drawn from the
+ * library's tables so that every entry is sent: each base named with and around the static
+ * suffix (ManifestBasedAdmissionControlConfig), and each webhook base with a rule on every
+ * virtual resource, alone, among others, and through its group's wildcard
+ * (ExcludeAdmissionWebhookVirtualResources).
+ */
+export function gatedCases(bases: readonly Base[]): ManifestCase[] {
+  const out: ManifestCase[] = [];
+  const seen = new Set<string>();
+  const add = (base: Base, mutations: Mutation[]) => {
+    const manifest = mutations.reduce((m, mu) => applyMutation(m, mu), base.manifest);
+    const key = JSON.stringify(manifest);
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ name: `${base.name} | ${mutations.map(describe).join('; ')}`, source: 'generated', kind: base.manifest.kind, apiVersion: base.manifest.apiVersion, manifest });
+  };
+  for (const base of bases) {
+    for (const name of [`baseline${STATIC_SUFFIX}`, STATIC_SUFFIX.slice(1), `a${STATIC_SUFFIX}.example.com`, 'a-static.k8s.io']) {
+      add(base, [{ path: ['metadata', 'name'], value: name }]);
+    }
+    if (!Array.isArray((base.manifest as { webhooks?: unknown }).webhooks)) continue;
+    const rule = (apiGroups: string[], resources: string[]) => ({ path: ['webhooks', 0, 'rules', 1], value: { apiGroups, apiVersions: ['*'], operations: ['CREATE'], resources } });
+    for (const gr of VIRTUAL_RESOURCES) {
+      add(base, [rule([gr.group], [gr.resource])]);
+      add(base, [rule(['', gr.group], ['configmaps', gr.resource, gr.resource])]);
+      add(base, [rule([gr.group], ['*'])]);
+      add(base, [rule(['*'], [gr.resource])]);
+    }
+  }
+  return out;
 }
 
 /** `count` distinct mutated manifests, reproducible from `seed`. */

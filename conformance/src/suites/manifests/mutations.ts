@@ -60,7 +60,7 @@ export function pathsOf(value: unknown, prefix: Segment[] = []): Array<{ path: S
 }
 
 const HUGE = 'x'.repeat(70_000);
-const BAD_NAMES = ['', 'UPPER', 'under_score', '-lead', 'trail-', 'trail.', 'a..b', 'a/b', 'a:b', '1abc', 'dots.are.ok', 'x'.repeat(63), 'x'.repeat(64), 'x'.repeat(253), 'x'.repeat(254), ' space', 'ünicode'];
+const BAD_NAMES = ['', 'UPPER', 'under_score', '-lead', 'trail-', 'trail.', 'a..b', 'a/b', 'a:b', '1abc', 'dots.are.ok', 'x'.repeat(63), 'x'.repeat(64), 'x'.repeat(253), 'x'.repeat(254), ' space', 'ünicode', 'a.static.k8s.io'];
 const LABEL_KEYS = ['', 'a', '-a', 'a-', 'a/b/c', 'example.com/', '/a', 'Example.com/a', 'example.com/a', 'x'.repeat(63), 'x'.repeat(64), `${'x'.repeat(254)}/a`, 'kubernetes.io/metadata.name', 'a b'];
 const LABEL_VALUES = ['', 'a', '-a', 'a-', 'a b', 'a.b_c-d', 'x'.repeat(63), 'x'.repeat(64), 'a/b'];
 const URLS = [
@@ -90,8 +90,8 @@ const STRING_POOLS: Array<[RegExp, readonly unknown[]]> = [
   [/scope$/, ['', '*', 'Cluster', 'Namespaced', 'cluster', 'All']],
   [/operations\[\d+\]$/, ['', '*', 'CREATE', 'UPDATE', 'DELETE', 'CONNECT', 'create', 'PATCH']],
   [/validationActions\[\d+\]$/, ['', 'Deny', 'Warn', 'Audit', 'deny', 'Block']],
-  [/resources\[\d+\]$/, ['', '*', '*/*', 'pods', 'pods/*', '*/status', 'pods/status', 'Pods', 'pods/', '/status', 'a/b/c', 'pods/log/x']],
-  [/apiGroups\[\d+\]$/, ['', '*', 'apps', 'Apps', 'example.com', 'a/b']],
+  [/resources\[\d+\]$/, ['', '*', '*/*', 'pods', 'pods/*', '*/status', 'pods/status', 'Pods', 'pods/', '/status', 'a/b/c', 'pods/log/x', 'tokenreviews', 'subjectaccessreviews']],
+  [/apiGroups\[\d+\]$/, ['', '*', 'apps', 'Apps', 'example.com', 'a/b', 'authentication.k8s.io', 'authorization.k8s.io']],
   [/apiVersions\[\d+\]$/, ['', '*', 'v1', 'V1', 'v1/x']],
   [/admissionReviewVersions\[\d+\]$/, ['', 'v1', 'v1beta1', 'v2', 'V1']],
   [/caBundle$/, ['', 'not base64!', 'QUJD', 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t']],

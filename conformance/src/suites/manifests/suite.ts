@@ -70,14 +70,23 @@ function normalizePath(p: string): string {
   return p === '' ? '(object)' : p;
 }
 
+/**
+ * A message cut to a readable length on its own, so that one huge value (a 70,000-character label
+ * value) does not push the other messages of the answer out of the report and of the
+ * known-differences patterns matched against it.
+ */
+function shorten(message: string): string {
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
+
 function describeVerdict(v: { accepted: boolean; messages: string[] }): string {
-  return v.accepted ? 'accepted' : `rejected: ${v.messages.join(' | ').slice(0, 600)}`;
+  return v.accepted ? 'accepted' : `rejected: ${v.messages.map(shorten).join(' | ')}`;
 }
 
 function describeApiserver(v: ApiserverVerdict): string {
   if (v.accepted) return 'accepted';
   const causes = v.decodeError ? v.messages : v.messages.map((m, i) => `${v.paths[i] ?? '(object)'}: ${m}`);
-  return `rejected: ${causes.join(' | ').slice(0, 600)}`;
+  return `rejected: ${causes.map(shorten).join(' | ')}`;
 }
 
 export async function runManifestSuite(oracle: Oracle, cases: readonly ManifestCase[], version: KubernetesVersion): Promise<SuiteResult> {
