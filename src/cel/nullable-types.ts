@@ -21,18 +21,37 @@ function isNull(type: CelType | undefined): boolean {
 
 type Check = (chk: CelChecker, ast: CelNode & { handle?: unknown }, ctx: CelScope) => CelType;
 
-function withNullableOperands(check: Check, equal: boolean): Check {
+/**
+ * A binary operator's check that, where the engine finds no overload, gives bool when one operand
+ * is null and the other is of a type `nullableAgainst` allows, as cel-go's checker does. `handle`,
+ * if given, replaces the evaluation; otherwise the engine's binary handler (set before its check
+ * failed) runs, and raises "no such overload" for operands no overload takes.
+ */
+function withNullOperand(check: Check, nullableAgainst: (type: CelType | undefined) => boolean, handle?: (a: unknown, b: unknown) => unknown): Check {
   return (chk, ast, ctx) => {
     try {
       return check(chk, ast, ctx);
     } catch (error) {
       const [left, right] = [ast.args[0]?.checkedType, ast.args[1]?.checkedType];
-      const comparable = (isNull(left) && isLegacyNullable(right)) || (isLegacyNullable(left) && isNull(right));
-      if (!comparable) throw error;
-      ast.handle = (a: unknown, b: unknown) => (a === null && b === null) === equal;
+      if (!(isNull(left) && nullableAgainst(right)) && !(nullableAgainst(left) && isNull(right))) throw error;
+      if (handle) ast.handle = handle;
       return chk.boolType;
     }
   };
+}
+
+/** Types an ordering operator's null operand may stand against: those with a nullable ordering overload, and dyn and null. */
+const ORDERED_NULLABLE = new Set(['google.protobuf.Timestamp', 'google.protobuf.Duration']);
+
+/**
+ * `<`, `<=`, `>` and `>=` with a null operand: cel-go lets null stand for the timestamp or
+ * duration of their overloads, so `null < null`, `timestamp(...) < null` and `dyn(x) <= null` (a
+ * variable whose expression is null, compared) compile to bool, and fail when they run; with an
+ * int, string, bytes, bool, double, uint, list or quantity they stay errors. Measured on the 1.37.2
+ * apiserver.
+ */
+function orderableWithNull(type: CelType | undefined): boolean {
+  return type !== undefined && (type.kind === 'dyn' || isNull(type) || ORDERED_NULLABLE.has(type.name));
 }
 
 type Evaluate = (ev: CelEvaluator, ast: CelNode, ctx: CelScope) => unknown;
@@ -77,13 +96,17 @@ function installNullableTernary(): void {
 
 let installed = false;
 
-/** Extends the engine's `==` and `!=` checks, its ternary check and its variable reads (once per process). */
+/** Extends the engine's `==`, `!=` and ordering checks, its ternary check and its variable reads (once per process). */
 export function installNullableTypes(): void {
   if (installed) return;
   installed = true;
   for (const [op, equal] of [['==', true], ['!=', false]] as const) {
     const operator = engine.OPERATORS[op] as { check: Check };
-    operator.check = withNullableOperands(operator.check, equal);
+    operator.check = withNullOperand(operator.check, isLegacyNullable, (a, b) => (a === null && b === null) === equal);
+  }
+  for (const op of ['<', '<=', '>', '>=']) {
+    const operator = engine.OPERATORS[op] as { check: Check };
+    operator.check = withNullOperand(operator.check, orderableWithNull);
   }
   const id = engine.OPERATORS.id as { evaluate: Evaluate };
   id.evaluate = withNullableValue(id.evaluate);
