@@ -6,8 +6,10 @@ import { KubernetesVersion, toKubernetesVersion } from './kubernetes-version';
 import { MatchResources, ParamRef, renderMatchResources, renderParamRef } from './policy-parts';
 import { attachChecks, CheckedApiObject, checkedObjectsNamed } from './private/admission-checks';
 import { objectMetadata } from './private/object-metadata';
+import { staticChartOf } from './private/static-scope';
 import { checkStructKeys, MUTATING_POLICY_BINDING_PROPS, VALIDATING_POLICY_BINDING_PROPS } from './private/struct-keys';
 import { checkBindingPolicyName, readEntry } from './validation/cross-object';
+import { missingStaticPolicy } from './validation/static-manifests';
 import { Violation, ViolationSeverity } from './validation/violation';
 import type * as wire from './wire/admissionregistration';
 
@@ -146,7 +148,14 @@ export abstract class AdmissionPolicyBinding extends Construct {
       const policy = policyIn(kind);
       return policy ? entryOf(policy) : undefined;
     }).map(({ manifestIndex: _, ...v }) => v);
-    return bound ? [...this.versionMismatch(bound), ...found] : found;
+    const checks = bound ? [...this.versionMismatch(bound), ...found] : found;
+    const chart = staticChartOf(this);
+    if (!chart) return checks;
+    // A static binding: the loader forbids params outright, and binds only a policy of its own directory.
+    const staticChecks = checks.filter((v) => v.path !== 'spec.paramRef');
+    if (bound && staticChartOf(bound) === chart) return staticChecks;
+    const missing = missingStaticPolicy(this.policyName);
+    return [...staticChecks, { path: missing.path.toString(), message: `${missing.message} (this StaticAdmissionChart is ${chart.node.path})`, severity: missing.severity }];
   }
 
   private versionMismatch(policy: AdmissionPolicy): Violation[] {

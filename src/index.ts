@@ -15,6 +15,7 @@ export { Mutation } from './mutation';
 export { MatchCondition, MatchResources, ParamKind, ParamRef, Variable } from './policy-parts';
 export { AdmissionResource, AdmissionResourceOptions, ResourceRule } from './resource-rule';
 export { RolloutStage } from './rollout-stage';
+export { StaticAdmissionChart, StaticAdmissionChartProps } from './static-admission-chart';
 export { AdmissionPlugin } from './testing/admission-plugins/admission-plugin';
 export { AdmissionRequest, GroupVersionResource, UserInfo } from './testing/admission-request';
 export { AdmissionResult, PolicyDenial } from './testing/admission-result';

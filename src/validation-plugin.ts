@@ -1,8 +1,9 @@
 import { KubernetesVersion } from './kubernetes-version';
 import { countNames, PluginDocument, pluginViolation } from './private/plugin-report';
+import { groupByStaticDirectory } from './private/static-layout';
 import { checkStructKeys, VALIDATION_PLUGIN_PROPS } from './private/struct-keys';
 import { ManifestValidator } from './validation/manifest-validator';
-import { ViolationSeverity } from './validation/violation';
+import { Violation, ViolationSeverity } from './validation/violation';
 
 /** Properties of the cdk8s validation plugin (the `properties` of its `cdk8s.yaml` entry). */
 export interface AdmissionValidationPluginProps {
@@ -27,7 +28,10 @@ export interface AdmissionValidationPluginProps {
 /**
  * A cdk8s CLI validation plugin: `cdk8s synth` runs it over every synthesized manifest of the app,
  * including YAML that came from elsewhere (Helm output, `Include`), and fails on what the
- * apiserver would reject. In `cdk8s.yaml`:
+ * apiserver would reject. The files of a static admission set (a directory that an
+ * AdmissionConfiguration beside it names as a plugin's `staticManifestsDir`, as
+ * `StaticAdmissionChart.synthDirectory` writes it) are checked as the apiserver's loader checks
+ * them. In `cdk8s.yaml`:
  *
  * ```yaml
  * validations:
@@ -62,8 +66,11 @@ export class AdmissionValidationPlugin {
     for (const manifestPath of context.manifests as string[]) {
       (context.parseManifest(manifestPath) as unknown[]).forEach((manifest, i) => documents.push({ manifest, manifestPath, positionInFile: i + 1 }));
     }
-    const violations = ManifestValidator.validateAll(documents.map((d) => d.manifest), { kubernetesVersion: this.kubernetesVersion })
-      .filter((v) => this.reportWarnings || v.severity === ViolationSeverity.ERROR);
+    const groups = groupByStaticDirectory(documents);
+    const violations = [
+      ...this.validateGroup(documents, groups.api, false),
+      ...groups.staticDirectories.flatMap((group) => this.validateGroup(documents, group, true)),
+    ].filter((v) => this.reportWarnings || v.severity === ViolationSeverity.ERROR);
     const nameCounts = countNames(documents);
     for (const v of violations) context.report.addViolation(pluginViolation(v, documents, nameCounts));
     const errors = violations.filter((v) => v.severity === ViolationSeverity.ERROR).length;
@@ -72,6 +79,16 @@ export class AdmissionValidationPlugin {
     context.logger?.log?.(`cdk8s-admission: ${count(documents.length, 'manifest')} checked for Kubernetes ${this.kubernetesVersion}: ${count(errors, 'error')}, ${shownWarnings}`);
     const failed = errors > 0 || (this.warningsAsErrors && warnings > 0);
     context.report.submit(failed ? 'failure' : 'success');
+  }
+
+  /**
+   * The violations of the documents at `positions`, validated together, with each attributed to
+   * its document's position among all: as API objects, or as the files of one staticManifestsDir.
+   */
+  private validateGroup(documents: readonly PluginDocument[], positions: readonly number[], staticManifests: boolean): Violation[] {
+    if (positions.length === 0) return [];
+    return ManifestValidator.validateAll(positions.map((i) => documents[i].manifest), { kubernetesVersion: this.kubernetesVersion, staticManifests })
+      .map((v) => ({ ...v, manifestIndex: positions[v.manifestIndex ?? 0] }));
   }
 }
 

@@ -9,6 +9,7 @@ function context(files: { [name: string]: object[] }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-'));
   const manifests = Object.entries(files).map(([name, docs]) => {
     const file = path.join(dir, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     Yaml.save(file, docs);
     return file;
   });
@@ -42,6 +43,39 @@ const policy = (name: string, failurePolicy: string) => ({
 });
 
 describe('AdmissionValidationPlugin', () => {
+  test('checks the files of a static set as the loader does, and every other file as API objects', async () => {
+    const configuration = {
+      apiVersion: 'apiserver.config.k8s.io/v1',
+      kind: 'AdmissionConfiguration',
+      plugins: [{
+        name: 'ValidatingAdmissionPolicy',
+        configuration: { apiVersion: 'apiserver.config.k8s.io/v1', kind: 'ValidatingAdmissionPolicyConfiguration', staticManifestsDir: '/etc/kubernetes/admission/validating-admission-policies' },
+      }],
+    };
+    const staticBinding = { ...binding('baseline.static.k8s.io', ['Deny']), spec: { policyName: 'baseline.static.k8s.io', validationActions: ['Deny'] } };
+    const { ctx, violations, submitted } = context({
+      'app.k8s.yaml': [policy('api.static.k8s.io', 'Fail')],
+      'control-plane/admission-configuration.yaml': [configuration],
+      'control-plane/validating-admission-policies/ValidatingAdmissionPolicy.baseline.static.k8s.io.yaml': [policy('baseline.static.k8s.io', 'Fail')],
+      'control-plane/validating-admission-policies/ValidatingAdmissionPolicyBinding.baseline.static.k8s.io.yaml': [staticBinding],
+      'control-plane/validating-admission-policies/ValidatingAdmissionPolicyBinding.orphan.yaml': [binding('orphan', ['Deny'])],
+    });
+    await new AdmissionValidationPlugin().validate(ctx);
+    expect(submitted).toEqual(['failure']);
+    expect(violations.map((v) => [v.violatingResources[0].resourceName, v.ruleName, path.basename(v.violatingResources[0].manifestPath)])).toEqual([
+      ['api.static.k8s.io', 'cdk8s-admission error: ValidatingAdmissionPolicy metadata.name', 'app.k8s.yaml'],
+      ['orphan', 'cdk8s-admission error: ValidatingAdmissionPolicyBinding metadata.name', 'ValidatingAdmissionPolicyBinding.orphan.yaml'],
+      ['orphan', 'cdk8s-admission error: ValidatingAdmissionPolicyBinding spec.policyName', 'ValidatingAdmissionPolicyBinding.orphan.yaml'],
+      ['orphan', 'cdk8s-admission error: ValidatingAdmissionPolicyBinding spec.policyName', 'ValidatingAdmissionPolicyBinding.orphan.yaml'],
+    ]);
+    expect(violations[0].recommendation).toContain('reserved for static manifest-based configurations');
+    expect(violations.slice(1).map((v) => v.recommendation)).toEqual([
+      expect.stringContaining('must end with ".static.k8s.io"'),
+      expect.stringContaining('a static binding binds only a policy of its own static set'),
+      expect.stringContaining('the bound policy is not in the static set'),
+    ]);
+  });
+
   test('reports the apiserver\'s errors for every manifest, including other tools\' YAML, and fails', async () => {
     const { ctx, violations, submitted } = context({
       'app.k8s.yaml': [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } }, binding('ok', ['Deny'])],

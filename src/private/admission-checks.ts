@@ -7,8 +7,10 @@ import { AdmissionKind } from '../admission-kind';
 import { appCustomResources } from '../custom-resource-definitions';
 import { KubernetesVersion } from '../kubernetes-version';
 import { NameRegistry } from './name-registry';
+import { staticChartOf } from './static-scope';
 import { TickMap } from './tick-map';
 import { validateManifest } from '../validation/manifest-validator';
+import { validateStaticVersion } from '../validation/static-manifests';
 import { Violation, ViolationSeverity } from '../validation/violation';
 
 /** Context key: when `true`, warnings of this library fail synthesis like errors. */
@@ -143,15 +145,28 @@ export function violationsOf(obj: CheckedObject, manifest: any = ApiObject.proto
  * the same manifest comes back several times; the validator is a pure function of the manifest
  * and the version, so an identical manifest gets the same answer without running it again.
  */
-const validatedManifests = new WeakMap<ApiObject, { readonly json: string; readonly crds: string; readonly violations: readonly Violation[] }>();
+const validatedManifests = new WeakMap<ApiObject, {
+  readonly json: string; readonly crds: string; readonly staticManifests: boolean; readonly violations: readonly Violation[];
+}>();
 
+/**
+ * The validator's findings, as an API object or, in a StaticAdmissionChart, as a file of a
+ * staticManifestsDir (with the target version's support for those, reported on every object
+ * since each may have its own version).
+ */
 function manifestViolations(obj: CheckedObject, manifest: any): readonly Violation[] {
   const json = jsonOrUndefined(manifest);
   const crds = appCustomResources(obj.construct);
+  const staticManifests = staticChartOf(obj.construct) !== undefined;
   const last = validatedManifests.get(obj.apiObject);
-  if (json !== undefined && last !== undefined && last.json === json && last.crds === crds.fingerprint) return last.violations;
-  const violations = validateManifest(manifest, obj.kubernetesVersion, crds);
-  if (json !== undefined) validatedManifests.set(obj.apiObject, { json, crds: crds.fingerprint, violations });
+  if (json !== undefined && last !== undefined && last.json === json && last.crds === crds.fingerprint && last.staticManifests === staticManifests) {
+    return last.violations;
+  }
+  const violations = [
+    ...(staticManifests ? validateStaticVersion(obj.kubernetesVersion).map((v) => ({ path: '(object)', message: v.message, severity: v.severity })) : []),
+    ...validateManifest(manifest, obj.kubernetesVersion, crds, staticManifests),
+  ];
+  if (json !== undefined) validatedManifests.set(obj.apiObject, { json, crds: crds.fingerprint, staticManifests, violations });
   return violations;
 }
 

@@ -8,6 +8,8 @@ import { validateMutatingPolicy } from './mutating-policy';
 import { validateMutatingPolicyBinding } from './mutating-policy-binding';
 import { RuleContext } from './rule-context';
 import { checkShape } from './shape';
+import { apiBindingOfStaticPolicy, validateStaticObject, validateStaticVersion } from './static-manifests';
+import { staticEntries, unsupportedStaticObject, validateStaticRelations } from './static-set';
 import { checkStructKeys, struct } from './struct-shape';
 import { validateValidatingPolicy } from './validating-policy';
 import { validateValidatingPolicyBinding } from './validating-policy-binding';
@@ -33,13 +35,24 @@ export interface ValidationOptions {
    * @default - none: policies on custom resources are not type-checked
    */
   readonly customResourceDefinitions?: any[];
+
+  /**
+   * Validate the manifests as the files of an apiserver's `staticManifestsDir`, which it loads at
+   * start (Kubernetes 1.36 alpha, 1.37 beta), rather than as objects created through the API: the
+   * loader's rules apply (admissionregistration.k8s.io/v1 only, names ending with
+   * `.static.k8s.io`, no paramKind or paramRef, webhooks by URL only), and `validateAll` also
+   * requires every binding's policy in the list, refuses objects of other kinds, and reads the
+   * items of a `v1 List` as the loader does.
+   * @default false
+   */
+  readonly staticManifests?: boolean;
 }
 
 const API_VERSION = FieldPath.root('apiVersion');
 const KIND = FieldPath.root('kind');
 
 /** The keys of ValidationOptions, for the check of unknown keys. */
-export const VALIDATION_OPTIONS = struct('ValidationOptions', ['kubernetesVersion', 'customResourceDefinitions']);
+export const VALIDATION_OPTIONS = struct('ValidationOptions', ['kubernetesVersion', 'customResourceDefinitions', 'staticManifests:b']);
 
 /**
  * Checks admissionregistration.k8s.io manifests against every rule the kube-apiserver applies
@@ -56,7 +69,9 @@ export class ManifestValidator {
     checkStructKeys('ManifestValidator.validate: options', options, VALIDATION_OPTIONS);
     const version = toKubernetesVersion(options?.kubernetesVersion, 'ManifestValidator.validate: options.kubernetesVersion');
     const crds = customResourcesOf(options.customResourceDefinitions, 'ManifestValidator.validate');
-    return guard(manifest, () => validateOne(manifest, version, crds));
+    const staticManifests = options.staticManifests === true;
+    const versionProblems = staticManifests ? validateStaticVersion(version) : [];
+    return guard(manifest, () => [...versionProblems, ...validateOne(manifest, version, crds, staticManifests)]);
   }
 
   /**
@@ -73,12 +88,14 @@ export class ManifestValidator {
       const got = manifests === null ? 'null' : typeof manifests;
       throw new Error(`ManifestValidator.validateAll takes a list of manifests, got ${got}: pass [manifest], or use ManifestValidator.validate for one`);
     }
+    const staticManifests = options.staticManifests === true;
+    if (staticManifests) return validateStaticSet(manifests, version, customResourcesOf(options.customResourceDefinitions, 'ManifestValidator.validateAll'));
     const list: unknown[] = manifests;
     const crds = CustomResourceSchemas.fromManifests(list).with(customResourcesOf(options.customResourceDefinitions, 'ManifestValidator.validateAll'));
     const out: Violation[] = [];
     list.forEach((manifest, manifestIndex) => {
       if (!isInAdmissionGroup(manifest)) return;
-      for (const v of guard(manifest, () => validateOne(manifest, version, crds))) out.push({ ...v, manifestIndex });
+      for (const v of guard(manifest, () => validateOne(manifest, version, crds, false))) out.push({ ...v, manifestIndex });
     });
     out.push(...guardAll(() => validateCrossObject(list)));
     return out;
@@ -87,10 +104,33 @@ export class ManifestValidator {
   private constructor() {}
 }
 
-/** `ManifestValidator.validate` with the custom resources' schemas already read (the constructs' checks). */
-export function validateManifest(manifest: unknown, version: KubernetesVersion, crds: CustomResourceSchemas): Violation[] {
-  return guard(manifest, () => validateOne(manifest, version, crds));
+/**
+ * `ManifestValidator.validate` with the custom resources' schemas already read (the constructs'
+ * checks). The static version check is the caller's (a StaticAdmissionChart makes it once).
+ */
+export function validateManifest(manifest: unknown, version: KubernetesVersion, crds: CustomResourceSchemas, staticManifests = false): Violation[] {
+  return guard(manifest, () => validateOne(manifest, version, crds, staticManifests));
 }
+
+/**
+ * `validateAll` for the files of a staticManifestsDir: the loader's reading of them (Lists
+ * unwrapped, only admissionregistration objects), each object validated as static, and the
+ * relations within the set, where a binding's policy must be present.
+ */
+function validateStaticSet(manifests: readonly unknown[], version: KubernetesVersion, crds: CustomResourceSchemas): Violation[] {
+  const out: Violation[] = guard(undefined, () => validateStaticVersion(version));
+  const entries = staticEntries(manifests);
+  for (const { manifest, manifestIndex, prefix } of entries) {
+    const located = (v: Violation): Violation => ({ ...v, path: v.path === '(object)' && prefix !== '' ? prefix.slice(0, -1) : prefix + v.path, manifestIndex });
+    const violations = isInAdmissionGroup(manifest)
+      ? guard(manifest, () => validateOne(manifest, version, crds, true))
+      : guard(manifest, () => [unsupportedStaticObject(manifest)]);
+    out.push(...violations.map(located));
+  }
+  out.push(...guardAll(() => validateStaticRelations(entries)));
+  return out;
+}
+
 
 function customResourcesOf(crds: unknown, caller: string): CustomResourceSchemas {
   if (crds === undefined) return CustomResourceSchemas.NONE;
@@ -104,7 +144,7 @@ function isInAdmissionGroup(manifest: unknown): boolean {
   return typeof apiVersion === 'string' && apiVersion.startsWith(`${ADMISSION_GROUP}/`);
 }
 
-function validateOne(manifest: unknown, version: KubernetesVersion, crds: CustomResourceSchemas): FieldViolation[] {
+function validateOne(manifest: unknown, version: KubernetesVersion, crds: CustomResourceSchemas, staticManifests: boolean): FieldViolation[] {
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
     return [invalid(KIND, manifest, 'a manifest must be a JSON object with apiVersion and kind')];
   }
@@ -132,9 +172,13 @@ function validateOne(manifest: unknown, version: KubernetesVersion, crds: Custom
 
   const shape = checkShape(manifest, kind, FieldPath.root(''));
   // One checker per manifest: it carries the manifest's variable types forward.
-  const ctx = new RuleContext(version, new CelExpressionChecker(), crds);
-  const rules = validateKind(shape.value, kind, typeof apiVersion === 'string' ? apiVersion : '', ctx)
-    .filter((v) => !shape.violations.some((s) => v.path.isWithin(s.path)));
+  const ctx = new RuleContext(version, new CelExpressionChecker(), crds, undefined, staticManifests);
+  const rules = [
+    ...validateKind(shape.value, kind, typeof apiVersion === 'string' ? apiVersion : '', ctx),
+    ...(staticManifests
+      ? validateStaticObject(kind, apiVersion, shape.value)
+      : apiBindingOfStaticPolicy(kind, (shape.value as { spec?: { policyName?: unknown } }).spec?.policyName)),
+  ].filter((v) => !shape.violations.some((s) => v.path.isWithin(s.path)));
   return [...versionProblems, ...shape.violations, ...rules];
 }
 

@@ -13,7 +13,7 @@ import type { MutatingAdmissionPolicyBinding } from '../wire/admissionregistrati
  */
 export function validateMutatingPolicyBinding(binding: MutatingAdmissionPolicyBinding, v1alpha1: boolean, ctx: RuleContext): FieldViolation[] {
   const spec = binding.spec ?? {};
-  const out = [...validateObjectMeta(binding.metadata), ...validateApiObjectName(binding.metadata, ctx.kubernetesVersion)];
+  const out = [...validateObjectMeta(binding.metadata), ...validateApiObjectName(binding.metadata, ctx)];
   out.push(...validateBindingCommon(spec, v1alpha1, ctx));
   out.push(...validateNoDelete(spec.matchResources?.resourceRules ?? [], FieldPath.root('spec').child('matchResources')));
   return out;

@@ -19,7 +19,7 @@ export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, untypedC
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
   const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion, untypedCtx.customResources));
-  const out = [...validateObjectMeta(policy.metadata), ...validateApiObjectName(policy.metadata, untypedCtx.kubernetesVersion)];
+  const out = [...validateObjectMeta(policy.metadata), ...validateApiObjectName(policy.metadata, untypedCtx)];
   out.push(...validatePolicyCommon(spec, ctx));
   out.push(...validateNoDelete(spec.matchConstraints?.resourceRules ?? [], SPEC.child('matchConstraints')));
   if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));

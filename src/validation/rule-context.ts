@@ -13,11 +13,13 @@ export class RuleContext {
     public readonly customResources: CustomResourceSchemas = CustomResourceSchemas.NONE,
     /** The schemas a policy's expressions are type-checked against (policy-types.ts). */
     private readonly types?: ExpressionTypes,
+    /** Whether the object is for an apiserver's staticManifestsDir (static-manifests.ts) rather than for the API. */
+    public readonly staticManifests = false,
   ) {}
 
   /** This context, with expressions type-checked against `types` too (warnings). */
   public withTypes(types: ExpressionTypes | undefined): RuleContext {
-    return new RuleContext(this.kubernetesVersion, this.expressions, this.customResources, types);
+    return new RuleContext(this.kubernetesVersion, this.expressions, this.customResources, types, this.staticManifests);
   }
 
   /** Compiles `expression` for the field at `path`, reporting failures as the apiserver does. */

@@ -7,6 +7,7 @@
 // (WarningsOnCreate, WarningsForStaticSuffix).
 import { FieldViolation, invalid, warning } from './field-errors';
 import { FieldPath } from './field-path';
+import { RuleContext } from './rule-context';
 import { KubernetesVersion } from '../kubernetes-version';
 import type { ObjectMeta } from '../wire/meta';
 
@@ -23,8 +24,11 @@ const RENAME = `rename it: names ending with "${STATIC_SUFFIX}" are reserved for
  * An API object's name with the static suffix: refused from 1.37 on (measured on the 1.37.2
  * apiserver), a warning before, where the apiserver warns (1.36) or a later upgrade would refuse it.
  * Only `metadata.name` counts: a generated name ends with random characters, never with the suffix.
+ * Static manifests, which must have the suffix, are checked by static-manifests.ts instead.
  */
-export function validateApiObjectName(meta: ObjectMeta | undefined, version: KubernetesVersion): FieldViolation[] {
+export function validateApiObjectName(meta: ObjectMeta | undefined, ctx: RuleContext): FieldViolation[] {
+  if (ctx.staticManifests) return [];
+  const version = ctx.kubernetesVersion;
   const name = meta?.name;
   if (typeof name !== 'string' || !name.endsWith(STATIC_SUFFIX)) return [];
   const path = FieldPath.root('metadata').child('name');

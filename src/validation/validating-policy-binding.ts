@@ -12,7 +12,7 @@ const ACTIONS = FieldPath.root('spec').child('validationActions');
 /** A ValidatingAdmissionPolicyBinding (k8s.io/kubernetes pkg/apis/admissionregistration/validation/validation.go: validateValidatingAdmissionPolicyBinding). */
 export function validateValidatingPolicyBinding(binding: ValidatingAdmissionPolicyBinding, ctx: RuleContext): FieldViolation[] {
   const spec = binding.spec ?? ({} as Partial<NonNullable<ValidatingAdmissionPolicyBinding['spec']>>);
-  const out = [...validateObjectMeta(binding.metadata), ...validateApiObjectName(binding.metadata, ctx.kubernetesVersion)];
+  const out = [...validateObjectMeta(binding.metadata), ...validateApiObjectName(binding.metadata, ctx)];
   out.push(...validateBindingCommon(spec, false, ctx));
   out.push(...validateValidationActions(spec.validationActions ?? []));
   return out;

@@ -22,7 +22,7 @@ export function validateValidatingPolicy(policy: ValidatingAdmissionPolicy, unty
   const spec = policy.spec ?? {};
   const hasParams = spec.paramKind !== undefined;
   const ctx = untypedCtx.withTypes(policyTypes(spec, untypedCtx.kubernetesVersion, untypedCtx.customResources));
-  const out = [...validateObjectMeta(policy.metadata), ...validateApiObjectName(policy.metadata, untypedCtx.kubernetesVersion)];
+  const out = [...validateObjectMeta(policy.metadata), ...validateApiObjectName(policy.metadata, untypedCtx)];
   out.push(...validatePolicyCommon(spec, ctx));
   if (spec.paramKind) out.push(...validateParamKind(spec.paramKind, SPEC.child('paramKind')));
   out.push(...validateMatchConditions(spec.matchConditions ?? [], SPEC.child('matchConditions'), ctx,

@@ -33,7 +33,7 @@ interface WebhookConfigurationLike {
  * pkg/apis/admissionregistration/validation/validation.go: validateValidatingWebhookConfiguration and validateValidatingWebhook, and their mutating twins).
  */
 export function validateWebhookConfiguration(config: WebhookConfigurationLike, kind: AdmissionKind, ctx: RuleContext): FieldViolation[] {
-  const out = [...validateObjectMeta(config.metadata), ...validateApiObjectName(config.metadata, ctx.kubernetesVersion)];
+  const out = [...validateObjectMeta(config.metadata), ...validateApiObjectName(config.metadata, ctx)];
   const seen = new Set<string>();
   const injected = Object.keys(config.metadata?.annotations ?? {}).find((k) => k.startsWith('cert-manager.io/inject-'));
   (config.webhooks ?? []).forEach((webhook, i) => {

@@ -39,6 +39,7 @@ func main() {
 	emulated := flag.String("emulated-version", "", "Kubernetes minor the apiserver emulates (for example 1.34); empty: its own")
 	runtimeConfig := flag.String("runtime-config", "", "extra --runtime-config for the apiserver")
 	verbose := flag.Bool("verbose", false, "keep the apiserver's and etcd's logs on stderr")
+	admissionConfig := flag.String("admission-control-config-file", "", "an AdmissionConfiguration for the apiserver (static manifest directories); empty: none")
 	celFunctions := flag.String("cel-functions", "", "print the CEL function overloads for new expressions at this compatibility version (1.N) as JSON, and exit")
 	celTypes := flag.Bool("cel-types", false, "print the CEL type of every built-in kind as the policy type checker declares it, as JSON, and exit")
 	typeChecks := flag.Bool("type-check", false, "type-check validation expressions read from stdin (JSON lines) as kube-controller-manager's policy type checker does, and exit")
@@ -76,7 +77,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: oracle --dir DIR --ready-file FILE [--emulated-version 1.N] | oracle --cel-functions 1.N")
 		os.Exit(2)
 	}
-	if err := run(*dir, *readyFile, *emulated, *runtimeConfig, *verbose); err != nil {
+	if err := run(*dir, *readyFile, *emulated, *runtimeConfig, *admissionConfig, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "oracle:", err)
 		if !*verbose {
 			fmt.Fprintln(os.Stderr, "oracle: the last lines of", filepath.Join(*dir, "oracle.log"), "follow")
@@ -86,7 +87,7 @@ func main() {
 	}
 }
 
-func run(dir, readyFile, emulated, runtimeConfig string, verbose bool) error {
+func run(dir, readyFile, emulated, runtimeConfig, admissionConfig string, verbose bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func run(dir, readyFile, emulated, runtimeConfig string, verbose bool) error {
 		return err
 	}
 	auditLog := filepath.Join(dir, "audit.log")
-	args := apiserverArgs(dir, creds, etcdURL, port, auditLog, emulated, runtimeConfig, verbose)
+	args := apiserverArgs(dir, creds, etcdURL, port, auditLog, emulated, runtimeConfig, admissionConfig, verbose)
 
 	cmd := app.NewAPIServerCommand()
 	cmd.SetArgs(args)
@@ -151,7 +152,7 @@ func run(dir, readyFile, emulated, runtimeConfig string, verbose bool) error {
 	return <-failed
 }
 
-func apiserverArgs(dir string, creds credentials, etcdURL string, port int, auditLog, emulated, runtimeConfig string, verbose bool) []string {
+func apiserverArgs(dir string, creds credentials, etcdURL string, port int, auditLog, emulated, runtimeConfig, admissionConfig string, verbose bool) []string {
 	// Every admissionregistration version the library emits for some target; the binary serves
 	// those it still has, and refuses the flag for one it dropped (the suite then lists that as a
 	// version it cannot check).
@@ -185,6 +186,9 @@ func apiserverArgs(dir string, creds credentials, etcdURL string, port int, audi
 	}
 	if emulated != "" {
 		args = append(args, "--emulated-version="+emulated)
+	}
+	if admissionConfig != "" {
+		args = append(args, "--admission-control-config-file="+admissionConfig)
 	}
 	if !verbose {
 		args = append(args, "-v=0", "--logging-format=text")
