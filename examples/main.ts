@@ -1,12 +1,13 @@
 // An example cdk8s app: admission policies written with cdk8s-admission, checked at synth.
 import * as fs from 'fs';
 import * as path from 'path';
-import { ApiObject, App, Chart, ChartProps } from 'cdk8s';
+import { ApiObject, App, Chart, ChartProps, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 // In your own app: import { ... } from 'cdk8s-admission';
 import {
   AdmissionResource, CaBundle, FailurePolicy, Mutation, MutatingPolicy, MutatingWebhookConfiguration, Operation, ParameterNotFoundAction,
-  RolloutStage, ValidatingPolicy, ValidatingWebhookConfiguration, ValidationAction, ValidationReason, Webhook,
+  RolloutStage, RuleScope, StaticAdmissionChart, StaticAdmissionChartProps, ValidatingPolicy, ValidatingWebhookConfiguration, ValidationAction,
+  ValidationReason, Webhook,
 } from '../src';
 
 /** Deployments may not have more replicas than the limit their namespace's parameter sets. */
@@ -164,6 +165,55 @@ export class WebhookServerChart extends Chart {
   }
 }
 
+/**
+ * A baseline the apiserver loads from files at start (Kubernetes 1.37): in force from its first
+ * request, not deletable through the API, and run before every policy created through it.
+ */
+export class ControlPlaneBaselineChart extends StaticAdmissionChart {
+  constructor(scope: Construct, id: string, props: StaticAdmissionChartProps = {}) {
+    super(scope, id, props);
+
+    new ValidatingPolicy(this, 'no-privileged-containers', {
+      name: 'no-privileged-containers.static.k8s.io',
+      resourceRules: [AdmissionResource.PODS.rule(Operation.CREATE, Operation.UPDATE)],
+      matchConditions: [{ name: 'not-kube-system', expression: "request.namespace != 'kube-system'" }],
+      validations: [{
+        expression: 'object.spec.containers.all(c, !has(c.securityContext) || !has(c.securityContext.privileged) || !c.securityContext.privileged)',
+        message: 'privileged containers run only in kube-system',
+      }],
+    }).withBinding('deny-privileged-containers', { validationActions: [ValidationAction.DENY] });
+
+    // Only a static policy sees requests for admission policies: API policies never do. This one
+    // keeps the platform team's API policies from being deleted by accident.
+    const apiPolicies = AdmissionResource.custom({
+      apiGroup: 'admissionregistration.k8s.io', apiVersion: 'v1', resource: 'validatingadmissionpolicies', scope: RuleScope.CLUSTER,
+    });
+    new ValidatingPolicy(this, 'keep-platform-policies', {
+      name: 'keep-platform-policies.static.k8s.io',
+      resourceRules: [apiPolicies.rule(Operation.DELETE)],
+      validations: [{
+        expression: "!has(oldObject.metadata.labels) || !('platform.example.com/protected' in oldObject.metadata.labels)",
+        message: 'remove the platform.example.com/protected label before deleting this policy',
+      }],
+    }).withBinding('deny-deleting-platform-policies', { validationActions: [ValidationAction.DENY] });
+
+    // Static webhooks are called by URL: here an image scanner on the control-plane hosts.
+    new ValidatingWebhookConfiguration(this, 'image-scan', {
+      webhooks: [Webhook.forUrl('https://127.0.0.1:9443/scan', {
+        name: 'scan.images.example.com',
+        rules: [AdmissionResource.PODS.rule(Operation.CREATE)],
+        failurePolicy: FailurePolicy.IGNORE,
+        timeout: Duration.seconds(2),
+      })],
+    });
+  }
+}
+
+/** Synthesizes the baseline into `outdir`: the AdmissionConfiguration and a directory per admission plugin. */
+export function synthControlPlane(outdir: string): string[] {
+  return new ControlPlaneBaselineChart(new App(), 'baseline').synthDirectory(outdir);
+}
+
 export function buildApp(outdir?: string): App {
   const app = new App({ outdir });
   new ReplicaLimitChart(app, 'admission');
@@ -176,4 +226,7 @@ if (require.main === module) {
   const app = buildApp();
   app.synth();
   for (const file of fs.readdirSync(app.outdir)) console.log(`Synthesized ${path.join(app.outdir, file)}`);
+  // The control plane's files are another deliverable than the cluster's manifests: an App of their own.
+  const controlPlane = path.join(app.outdir, 'control-plane');
+  for (const file of synthControlPlane(controlPlane)) console.log(`Synthesized ${path.join(controlPlane, file)}`);
 }

@@ -5,7 +5,7 @@
 // match condition and validation, and every expression of its policies.
 import '../src/jest';
 import { Testing } from 'cdk8s';
-import { PodDefaultsChart, ReplicaLimitChart } from './main';
+import { ControlPlaneBaselineChart, PodDefaultsChart, ReplicaLimitChart } from './main';
 import { CoverageThreshold, Operation, PolicyTester } from '../src';
 
 const EVERYTHING: CoverageThreshold = { bindings: 100, matchConditions: 100, validations: 100, expressions: 100 };
@@ -71,5 +71,47 @@ describe('pod defaults', () => {
     expect(tester.review({ operation: Operation.CREATE, object: pod({}) })).toMatchNoPolicy();
     const withProxy = pod({ 'example.com/inject-proxy': 'true' }, [{ name: 'proxy', image: 'proxy:0.9' }]);
     expect(tester.review({ operation: Operation.CREATE, object: withProxy })).toMatchNoPolicy();
+  });
+});
+
+describe('control-plane baseline (static policies)', () => {
+  const tester = PolicyTester.fromChart(new ControlPlaneBaselineChart(Testing.app(), 'baseline'), { coverage: true });
+  afterAll(() => expect(tester.coverage().thresholdFailures({ global: EVERYTHING })).toEqual([]));
+  const pod = (namespace: string, securityContext?: object) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'agent', namespace },
+    spec: { containers: [{ name: 'agent', image: 'agent:1.0.0', ...(securityContext === undefined ? {} : { securityContext }) }] },
+  });
+  const platformPolicy = (labels: { [key: string]: string }) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'team-quotas', labels },
+    spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }, validations: [{ expression: 'true' }] },
+  });
+  const deletePolicy = (labels: { [key: string]: string }) => ({
+    operation: Operation.DELETE,
+    resource: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies' },
+    name: 'team-quotas',
+    oldObject: platformPolicy(labels),
+  });
+
+  test('denies privileged containers outside kube-system', () => {
+    expect(tester.review({ operation: Operation.CREATE, object: pod('shop', { privileged: true }) })).toBeDenied({
+      policy: 'no-privileged-containers.static.k8s.io', message: 'privileged containers run only in kube-system',
+    });
+    expect(tester.review({ operation: Operation.CREATE, object: pod('shop', { privileged: false }) })).toBeAllowed();
+    expect(tester.review({ operation: Operation.CREATE, object: pod('shop', { runAsNonRoot: true }) })).toBeAllowed();
+    expect(tester.review({ operation: Operation.CREATE, object: pod('shop') })).toBeAllowed();
+    expect(tester.review({ operation: Operation.CREATE, object: pod('kube-system', { privileged: true }) })).toMatchNoPolicy();
+  });
+
+  test('keeps protected API policies from being deleted, which only a static policy can see', () => {
+    expect(tester.review(deletePolicy({ 'platform.example.com/protected': 'true' }))).toBeDenied({
+      policy: 'keep-platform-policies.static.k8s.io', message: 'remove the platform.example.com/protected label before deleting this policy',
+    });
+    expect(tester.review(deletePolicy({ team: 'shop' }))).toBeAllowed();
+    const unlabelled = { ...deletePolicy({}), oldObject: { ...platformPolicy({}), metadata: { name: 'team-quotas' } } };
+    expect(tester.review(unlabelled)).toBeAllowed();
   });
 });

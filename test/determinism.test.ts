@@ -18,8 +18,11 @@ describe('determinism', () => {
       execFileSync(process.execPath, [require.resolve('ts-node/dist/bin'), '--transpile-only', '--project', 'examples/tsconfig.json', 'examples/main.ts'],
         { cwd: root, env: { ...process.env, CDK8S_OUTDIR: outdir }, stdio: 'pipe' });
     }
-    const read = (dir: string) => fs.readdirSync(dir).sort().map((f) => `${f}\n${fs.readFileSync(path.join(dir, f), 'utf-8')}`).join('\n');
+    const read = (dir: string) => fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+      .map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort()
+      .map((f) => `${f}\n${fs.readFileSync(path.join(dir, f), 'utf-8')}`).join('\n');
     expect(read(outdirs[1])).toBe(read(outdirs[0]));
     expect(read(outdirs[0])).toContain('kind: ValidatingAdmissionPolicy');
+    expect(read(outdirs[0])).toContain('control-plane/admission-configuration.yaml\n');
   }, 60_000);
 });

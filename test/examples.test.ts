@@ -1,5 +1,8 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { Testing } from 'cdk8s';
-import { PodDefaultsChart, ReplicaLimitChart, WebhookServerChart } from '../examples/main';
+import { ControlPlaneBaselineChart, PodDefaultsChart, ReplicaLimitChart, synthControlPlane, WebhookServerChart } from '../examples/main';
 import { AdmissionWarnings, KubernetesVersion } from '../src';
 
 describe('example app', () => {
@@ -29,6 +32,24 @@ describe('example app', () => {
     new PodDefaultsChart(app, 'pod-defaults');
     new WebhookServerChart(app, 'policy-webhook');
     expect(AdmissionWarnings.of(app)).toEqual([]);
+  });
+
+  test('synthesizes the control-plane baseline as the apiserver loads it, without warnings', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'control-plane-'));
+    const written = synthControlPlane(dir);
+    expect(written.map((f) => f.replace(/-[0-9a-f]{8}\./, '-H.'))).toEqual([
+      'admission-configuration.yaml',
+      'validating-admission-policies/ValidatingAdmissionPolicy.no-privileged-containers.static.k8s.io.yaml',
+      'validating-admission-policies/ValidatingAdmissionPolicyBinding.baseline-deny-privileged-containers-H.static.k8s.io.yaml',
+      'validating-admission-policies/ValidatingAdmissionPolicy.keep-platform-policies.static.k8s.io.yaml',
+      'validating-admission-policies/ValidatingAdmissionPolicyBinding.baseline-deny-deleting-platform-policies-H.static.k8s.io.yaml',
+      'validating-webhooks/ValidatingWebhookConfiguration.baseline-image-scan-H.static.k8s.io.yaml',
+    ]);
+    const app = Testing.app();
+    const chart = new ControlPlaneBaselineChart(app, 'baseline');
+    expect(chart.toStaticManifests()).toMatchSnapshot();
+    expect(AdmissionWarnings.of(app)).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('targets older clusters through the context key', () => {

@@ -52,7 +52,9 @@ test('the run writes the merged report and prints its table, the one docs/policy
   expect(run.status).toBe(0);
   const report = JSON.parse(fs.readFileSync(path.join(run.directory, 'coverage.json'), 'utf8'));
   expect(report.format).toBe('cdk8s-admission.policy-coverage');
-  expect(report.policies.map((p: any) => p.name)).toEqual(['pod-defaults', 'no-latest-tag', 'replica-limit']);
+  expect(report.policies.map((p: any) => p.name)).toEqual([
+    'pod-defaults', 'keep-platform-policies.static.k8s.io', 'no-latest-tag', 'no-privileged-containers.static.k8s.io', 'replica-limit',
+  ]);
   expect(fs.readFileSync(path.join(run.directory, 'index.html'), 'utf8')).toContain('<h1>Admission policy coverage</h1>');
   expect(fs.existsSync(path.join(run.directory, '.records'))).toBe(false);
   const page = fs.readFileSync(path.join(root, 'docs', 'policy-tester.md'), 'utf8');
@@ -68,6 +70,7 @@ test('a run below a threshold fails, saying which', () => {
 
 test('a threshold naming a policy the run never met fails it, naming the ones it did', () => {
   const run = runJest({ thresholds: { policies: { 'replica-limits': { bindings: 100 } } } });
-  expect(run.stderr).toContain("thresholds.policies names 'replica-limits', which the report does not have (it has 'pod-defaults', 'no-latest-tag', 'replica-limit')");
+  expect(run.stderr).toContain("thresholds.policies names 'replica-limits', which the report does not have (it has 'pod-defaults', 'keep-platform-policies.static.k8s.io', 'no-latest-tag', "
+    + "'no-privileged-containers.static.k8s.io', 'replica-limit')");
   expect(run.status).toBe(1);
 }, 180_000);

@@ -59,7 +59,7 @@ export const ADMISSION_REQUEST = struct('AdmissionRequest', ['operation!:s', 'ob
 });
 const PERMISSION = struct('Permission', ['verbs!:s[]', 'apiGroups:s[]', 'resources:s[]', 'namespaces:s[]', 'resourceNames:s[]', 'nonResourceUrls:s[]', 'users:s[]']);
 export const DENIAL_EXPECTATION = struct('DenialExpectation', ['policy:s', 'binding:s', 'message:s', 'messagePattern:s', 'reason:s', 'code:n']);
-export const POLICY_TESTER_OPTIONS = struct('PolicyTesterOptions', ['kubernetesVersion', 'disabledAdmissionPlugins:s[]', 'coverage:b'], { permissions: [PERMISSION] });
+export const POLICY_TESTER_OPTIONS = struct('PolicyTesterOptions', ['kubernetesVersion', 'disabledAdmissionPlugins:s[]', 'coverage:b', 'staticManifests'], { permissions: [PERMISSION] });
 export const COVERAGE_THRESHOLD = struct('CoverageThreshold', ['bindings:n', 'matchConditions:n', 'validations:n', 'expressions:n', 'branches:n']);
 /** `policies` maps names to CoverageThreshold: each is checked against COVERAGE_THRESHOLD where it is read. */
 export const COVERAGE_THRESHOLDS = struct('CoverageThresholds', ['policies'], { global: COVERAGE_THRESHOLD });

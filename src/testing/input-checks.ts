@@ -237,6 +237,20 @@ export function checkAdmissible(manifests: readonly unknown[], version: Kubernet
   }
 }
 
+/**
+ * Rejects a static set the apiserver would refuse to start with (its loader's rules, and API
+ * validation of each object), every problem at once.
+ */
+export function checkStaticAdmissible(manifests: readonly unknown[], version: KubernetesVersion, source: string): void {
+  if (manifests.length === 0) return;
+  const problems = ManifestValidator.validateAll([...manifests], { kubernetesVersion: version, staticManifests: true })
+    .filter((v) => v.severity === ViolationSeverity.ERROR)
+    .map((v) => `static manifest ${v.manifestIndex ?? '-'} (${v.kind ?? 'no kind'} '${v.name ?? ''}'): ${v.path}: ${v.message}`);
+  if (problems.length > 0) {
+    throw new Error(`${source}: the apiserver (Kubernetes ${version}) would refuse to start with this static set; fix it before reviewing:\n- ${problems.join('\n- ')}`);
+  }
+}
+
 /** The documents of a YAML (or JSON) text; empty documents are skipped, and a text that does not parse is an error. */
 export function yamlDocuments(text: string, source: string): unknown[] {
   const documents = parseAllDocuments(text);

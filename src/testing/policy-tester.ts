@@ -3,6 +3,7 @@ import { AdmissionKind } from '../admission-kind';
 import { KubernetesVersion, toKubernetesVersion } from '../kubernetes-version';
 import { checkStructKeys, DENIAL_EXPECTATION, POLICY_TESTER_OPTIONS } from '../private/struct-keys';
 import { CustomResourceSchemas } from '../schemas/custom-resources';
+import { StaticAdmissionChart } from '../static-admission-chart';
 import { AdmissionPlugin } from './admission-plugins/admission-plugin';
 import { AdmissionRequest } from './admission-request';
 import { AdmissionResult } from './admission-result';
@@ -14,7 +15,7 @@ import { GoObject } from './defaulting/go-values';
 import { Explanation } from './explain/explanation';
 import { withExplanation } from './explain/result-explanation';
 import { ReviewRecorder } from './explain/review-recorder';
-import { checkAdmissible, checkDecodable, checkedManifests, checkedRequest, yamlDocuments } from './input-checks';
+import { checkAdmissible, checkDecodable, checkedManifests, checkedRequest, checkStaticAdmissible, yamlDocuments } from './input-checks';
 import { MatchLog } from './match-log';
 import { RequestAttributes } from './matching';
 import { MutatingDispatcher } from './mutating-dispatcher';
@@ -57,6 +58,16 @@ export interface PolicyTesterOptions {
    * @default - none: every default plugin PolicyTester models runs, as on a kube-apiserver with its default plugins
    */
   readonly disabledAdmissionPlugins?: AdmissionPlugin[];
+
+  /**
+   * The static set the apiserver loads from its staticManifestsDir at start, besides the objects
+   * created through the API: parsed objects, or strings of YAML (`StaticAdmissionChart.toStaticManifests()`,
+   * or the files `synthDirectory` wrote). Static policies run before the API's, bind only with
+   * static bindings, and are the only ones the apiserver runs on requests for admission policies
+   * and bindings. `fromChart` of a StaticAdmissionChart takes its set from the chart.
+   * @default - none
+   */
+  readonly staticManifests?: any[];
 }
 
 /**
@@ -68,16 +79,23 @@ export interface PolicyTesterOptions {
  * mutated object.
  */
 export class PolicyTester {
-  /** A tester for the manifests of a chart (synthesized, so the chart's checks run first). */
+  /**
+   * A tester for the manifests of a chart (synthesized, so the chart's checks run first). A
+   * StaticAdmissionChart's objects are the tester's static set.
+   */
   public static fromChart(chart: Chart, options: PolicyTesterOptions = {}): PolicyTester {
+    if (StaticAdmissionChart.isStaticAdmissionChart(chart)) {
+      const given = Array.isArray(options?.staticManifests) ? options.staticManifests : [];
+      return new PolicyTester([], { ...options, staticManifests: [...chart.toStaticManifests(), ...given] }, 'PolicyTester.fromChart');
+    }
     return new PolicyTester(checkedManifests(chart.toJson(), 'PolicyTester.fromChart'), options, 'PolicyTester.fromChart');
   }
 
   /** A tester for manifests: parsed objects, or strings of (multi-document) YAML or JSON. */
   public static fromManifests(manifests: any[], options: PolicyTesterOptions = {}): PolicyTester {
     if (!Array.isArray(manifests)) throw new Error(`PolicyTester.fromManifests: manifests must be an array, got ${typeof manifests}`);
-    const parsed = manifests.flatMap((m, i) => (typeof m === 'string' ? yamlDocuments(m, `PolicyTester.fromManifests: manifest ${i}`) : [m]));
-    return new PolicyTester(checkedManifests(parsed, 'PolicyTester.fromManifests'), options, 'PolicyTester.fromManifests');
+    return new PolicyTester(checkedManifests(parsedManifests(manifests, 'PolicyTester.fromManifests: manifest'), 'PolicyTester.fromManifests'),
+      options, 'PolicyTester.fromManifests');
   }
 
   /** A tester for a multi-document YAML text. */
@@ -95,6 +113,8 @@ export class PolicyTester {
   private readonly requests: RequestModel;
   private readonly mutating: MutatingDispatcher;
   private readonly validating: ValidatingDispatcher;
+  /** The dispatchers of the static set alone, for requests for admission policies and bindings (when there is a static set). */
+  private readonly staticDispatchers?: { readonly mutating: MutatingDispatcher; readonly validating: ValidatingDispatcher };
   private readonly disabledPlugins: ReadonlySet<AdmissionPlugin>;
   /** The manifests as stored (defaulted), by `group/Kind`, for the admission plugins. */
   private readonly storedManifests = new Map<string, GoObject[]>();
@@ -106,14 +126,20 @@ export class PolicyTester {
     checkStructKeys(`${source}: options`, options, POLICY_TESTER_OPTIONS);
     const version = toKubernetesVersion(options.kubernetesVersion, `${source}: options.kubernetesVersion`);
     checkAdmissible(manifests, version, source);
+    const staticManifests = staticSetOf(options.staticManifests, source);
+    checkStaticAdmissible(staticManifests, version, source);
     this.manifests = manifests;
     const runtime = new CelRuntime(version.minor);
     this.minor = version.minor;
     this.customResources = CustomResourceSchemas.fromManifests(manifests);
-    this.policies = new PolicySet(manifests);
+    this.policies = new PolicySet(manifests, staticManifests);
     this.requests = new RequestModel(this.minor, this.customResources, manifests, decideWith(options.permissions ?? []));
-    this.mutating = new MutatingDispatcher(this.policies, this.requests, runtime, manifests, this.minor, this.customResources);
-    this.validating = new ValidatingDispatcher(this.policies, this.requests, runtime, manifests);
+    const dispatchers = (policies: PolicySet) => ({
+      mutating: new MutatingDispatcher(policies, this.requests, runtime, manifests, this.minor, this.customResources),
+      validating: new ValidatingDispatcher(policies, this.requests, runtime, manifests),
+    });
+    ({ mutating: this.mutating, validating: this.validating } = dispatchers(this.policies));
+    if (this.policies.hasStaticPolicies) this.staticDispatchers = dispatchers(this.policies.staticOnly());
     this.disabledPlugins = new Set(checkedPlugins(options.disabledAdmissionPlugins, source));
     const run = runCoverage();
     if (options.coverage ?? run !== undefined) {
@@ -227,26 +253,33 @@ export class PolicyTester {
     let object = checked.object === undefined || checked.object === null ? undefined : pipeline.defaulted(checked.object, kind);
     const log = new MatchLog();
     // The apiserver runs no API-defined policy on the policies and bindings themselves, so that no
-    // policy can lock itself in (policy/generic/plugin.go); webhook configurations are not exempt.
+    // policy can lock itself in, but runs the static ones (policy/generic/plugin.go: Dispatch,
+    // isExcludedFromAPIHooks); webhook configurations are not exempt.
+    let { mutating, validating, policies } = { mutating: this.mutating, validating: this.validating, policies: this.policies };
     if (isAdmissionPolicyResource(given)) {
-      const admitted = object ? pipeline.forValidation(given.operation, object, oldObject, true) : undefined;
-      this.policies.missEvery(log, MatchMiss.EXEMPT, 'the apiserver runs no admission policy on admission policies and their bindings');
-      const policies = log.list();
-      return { allowed: true, denials: [], warnings: [], auditAnnotations: {}, policies, ...(admitted ? { admittedObject: admitted } : {}) };
+      this.policies.apiOnly().missEvery(log, MatchMiss.EXEMPT,
+        'the apiserver runs no admission policy created through the API on admission policies and their bindings');
+      if (!this.staticDispatchers) {
+        const admitted = object ? pipeline.forValidation(given.operation, object, oldObject, true) : undefined;
+        const exempt: AdmissionResult = { allowed: true, denials: [], warnings: [], auditAnnotations: {}, policies: log.list() };
+        return admitted ? { ...exempt, admittedObject: admitted } : exempt;
+      }
+      ({ mutating, validating } = this.staticDispatchers);
+      policies = this.policies.staticOnly();
     }
     if (object) object = pipeline.afterPlugins(given, object, oldObject);
     const request: AdmissionRequest = { ...checked, object, oldObject };
-    const mutated = this.mutating.dispatch(request, object, pipeline, (o) => pipeline.afterPlugins(given, o, oldObject), log, recorder);
+    const mutated = mutating.dispatch(request, object, pipeline, (o) => pipeline.afterPlugins(given, o, oldObject), log, recorder);
     // A denial by a mutating policy ends admission: validating policies do not run.
     if (mutated.denials.length > 0) {
-      this.policies.missEvery(log, MatchMiss.NOT_REACHED, 'a mutating policy denied the request before validating policies ran',
+      policies.missEvery(log, MatchMiss.NOT_REACHED, 'a mutating policy denied the request before validating policies ran',
         AdmissionKind.VALIDATING_ADMISSION_POLICY);
       return { allowed: false, denials: mutated.denials, warnings: [], auditAnnotations: {}, policies: log.list() };
     }
     // The object the mutating policies left is the caller's (patchedObject) only when they changed it.
     const admitted = mutated.object ? pipeline.forValidation(given.operation, mutated.object as GoObject, oldObject, !mutated.changed) : undefined;
     const validated = { ...request, object: admitted };
-    const result = this.validating.dispatch(validated, this.requests.attributes(validated), admitted, log, recorder);
+    const result = validating.dispatch(validated, this.requests.attributes(validated), admitted, log, recorder);
     return {
       ...result,
       policies: log.list(),
@@ -254,6 +287,18 @@ export class PolicyTester {
       ...(mutated.changed ? { patchedObject: mutated.object } : {}),
     };
   }
+}
+
+/** Manifests given as objects or strings of (multi-document) YAML or JSON, as objects. */
+function parsedManifests(manifests: readonly unknown[], what: string): unknown[] {
+  return manifests.flatMap((m, i) => (typeof m === 'string' ? yamlDocuments(m, `${what} ${i}`) : [m]));
+}
+
+/** The static set of the options, checked and copied like the other manifests. */
+function staticSetOf(given: unknown, source: string): unknown[] {
+  if (given === undefined) return [];
+  if (!Array.isArray(given)) throw new Error(`${source}: options.staticManifests must be a list of manifests, got ${typeof given}`);
+  return checkedManifests(parsedManifests(given, `${source}: options.staticManifests[]`), `${source}: options.staticManifests`);
 }
 
 const POLICY_RESOURCES: ReadonlySet<string> = new Set([
