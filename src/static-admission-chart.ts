@@ -2,12 +2,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, Chart, ChartProps, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
-import { AdmissionKind } from './admission-kind';
 import { KubernetesVersion } from './kubernetes-version';
 import { checkedObject } from './private/admission-checks';
 import { isStaticChart, markStaticChart } from './private/static-scope';
 import { checkStructKeys, STATIC_ADMISSION_CHART_PROPS } from './private/struct-keys';
 import { ManifestValidator } from './validation/manifest-validator';
+import { STATIC_PLUGINS, StaticPlugin } from './validation/static-plugins';
 import { STATIC_SUFFIX } from './validation/static-suffix';
 import { ViolationSeverity } from './validation/violation';
 
@@ -29,31 +29,6 @@ export interface StaticAdmissionChartProps extends ChartProps {
    */
   readonly webhookKubeConfigFile?: string;
 }
-
-/** The admission plugins that read a staticManifestsDir, the kinds each reads and its configuration's kind. */
-interface StaticPlugin {
-  readonly plugin: string;
-  readonly directory: string;
-  readonly configurationKind: string;
-  readonly kinds: readonly AdmissionKind[];
-}
-
-const PLUGINS: readonly StaticPlugin[] = [
-  {
-    plugin: 'ValidatingAdmissionPolicy',
-    directory: 'validating-admission-policies',
-    configurationKind: 'ValidatingAdmissionPolicyConfiguration',
-    kinds: [AdmissionKind.VALIDATING_ADMISSION_POLICY, AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING],
-  },
-  {
-    plugin: 'MutatingAdmissionPolicy',
-    directory: 'mutating-admission-policies',
-    configurationKind: 'MutatingAdmissionPolicyConfiguration',
-    kinds: [AdmissionKind.MUTATING_ADMISSION_POLICY, AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING],
-  },
-  { plugin: 'ValidatingAdmissionWebhook', directory: 'validating-webhooks', configurationKind: 'WebhookAdmissionConfiguration', kinds: [AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION] },
-  { plugin: 'MutatingAdmissionWebhook', directory: 'mutating-webhooks', configurationKind: 'WebhookAdmissionConfiguration', kinds: [AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION] },
-];
 
 /** The apiVersion of the AdmissionConfiguration and of every plugin configuration in it. */
 const CONFIG_API_VERSION = 'apiserver.config.k8s.io/v1';
@@ -146,15 +121,15 @@ export class StaticAdmissionChart extends Chart {
     const files = new Map<string, string>();
     files.set(ADMISSION_CONFIGURATION_FILE, Yaml.stringify(admissionConfiguration(plugins, this.hostDirectory, this.webhookKubeConfigFile)));
     for (const m of manifests) {
-      const plugin = PLUGINS.find((p) => p.kinds.includes(m.kind))!;
+      const plugin = STATIC_PLUGINS.find((p) => p.kinds.includes(m.kind))!;
       files.set(path.posix.join(plugin.directory, fileName(m)), Yaml.stringify(m));
     }
-    writeReplacing(outdir, files, PLUGINS.map((p) => p.directory));
+    writeReplacing(outdir, files, STATIC_PLUGINS.map((p) => p.directory));
     return [...files.keys()];
   }
 
   private pluginsWithObjects(manifests: readonly any[]): readonly StaticPlugin[] {
-    return PLUGINS.filter((p) => manifests.some((m) => p.kinds.includes(m.kind)));
+    return STATIC_PLUGINS.filter((p) => manifests.some((m) => p.kinds.includes(m.kind)));
   }
 
   /**

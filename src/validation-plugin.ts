@@ -3,6 +3,7 @@ import { countNames, PluginDocument, pluginViolation } from './private/plugin-re
 import { groupByStaticDirectory } from './private/static-layout';
 import { checkStructKeys, VALIDATION_PLUGIN_PROPS } from './private/struct-keys';
 import { ManifestValidator } from './validation/manifest-validator';
+import { staticEntries, validatePluginKinds } from './validation/static-set';
 import { Violation, ViolationSeverity } from './validation/violation';
 
 /** Properties of the cdk8s validation plugin (the `properties` of its `cdk8s.yaml` entry). */
@@ -69,7 +70,10 @@ export class AdmissionValidationPlugin {
     const groups = groupByStaticDirectory(documents);
     const violations = [
       ...this.validateGroup(documents, groups.api, false),
-      ...groups.staticDirectories.flatMap((group) => this.validateGroup(documents, group, true)),
+      ...groups.staticDirectories.flatMap((dir) => [
+        ...this.validateGroup(documents, dir.positions, true),
+        ...located(validatePluginKinds(staticEntries(dir.positions.map((i) => documents[i].manifest)), dir.plugins), dir.positions),
+      ]),
     ].filter((v) => this.reportWarnings || v.severity === ViolationSeverity.ERROR);
     const nameCounts = countNames(documents);
     for (const v of violations) context.report.addViolation(pluginViolation(v, documents, nameCounts));
@@ -87,9 +91,15 @@ export class AdmissionValidationPlugin {
    */
   private validateGroup(documents: readonly PluginDocument[], positions: readonly number[], staticManifests: boolean): Violation[] {
     if (positions.length === 0) return [];
-    return ManifestValidator.validateAll(positions.map((i) => documents[i].manifest), { kubernetesVersion: this.kubernetesVersion, staticManifests })
-      .map((v) => ({ ...v, manifestIndex: positions[v.manifestIndex ?? 0] }));
+    const manifests = positions.map((i) => documents[i].manifest);
+    const violations = ManifestValidator.validateAll(manifests, { kubernetesVersion: this.kubernetesVersion, staticManifests });
+    return located(violations, positions);
   }
+}
+
+/** Violations of the documents at `positions`, each with its document's position among all. */
+function located(violations: readonly Violation[], positions: readonly number[]): Violation[] {
+  return violations.map((v) => ({ ...v, manifestIndex: positions[v.manifestIndex ?? 0] }));
 }
 
 function count(n: number, noun: string): string {

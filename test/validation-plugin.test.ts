@@ -76,6 +76,44 @@ describe('AdmissionValidationPlugin', () => {
     ]);
   });
 
+  test('a directory holds the kinds of the plugins that read it: another plugin\'s object is refused, as the loader refuses it', async () => {
+    const pluginEntry = (name: string, kind: string, dir: string) => ({
+      name, configuration: { apiVersion: 'apiserver.config.k8s.io/v1', kind, staticManifestsDir: `/etc/kubernetes/admission/${dir}` },
+    });
+    const configuration = {
+      apiVersion: 'apiserver.config.k8s.io/v1',
+      kind: 'AdmissionConfiguration',
+      plugins: [
+        pluginEntry('ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyConfiguration', 'policies'),
+        pluginEntry('ValidatingAdmissionWebhook', 'WebhookAdmissionConfiguration', 'webhooks'),
+      ],
+    };
+    const webhooks = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'scan.static.k8s.io' },
+      webhooks: [{
+        name: 'scan.example.com',
+        clientConfig: { url: 'https://127.0.0.1:9443/scan' },
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+      }],
+    };
+    const staticBinding = { ...binding('baseline.static.k8s.io', ['Deny']), spec: { policyName: 'baseline.static.k8s.io', validationActions: ['Deny'] } };
+    const { ctx, violations } = context({
+      'control-plane/admission-configuration.yaml': [configuration],
+      'control-plane/policies/policy.yaml': [policy('baseline.static.k8s.io', 'Fail'), staticBinding],
+      'control-plane/policies/webhooks.yaml': [webhooks],
+      'control-plane/webhooks/webhooks.yaml': [webhooks],
+    });
+    await new AdmissionValidationPlugin().validate(ctx);
+    expect(violations.map((v) => [v.ruleName, v.violatingResources[0].manifestPath.split(path.sep).slice(-2).join('/')])).toEqual([
+      ['cdk8s-admission error: ValidatingWebhookConfiguration kind', 'policies/webhooks.yaml'],
+    ]);
+    expect(violations[0].recommendation).toContain('the ValidatingAdmissionPolicy admission plugin reads this directory');
+  });
+
   test('reports the apiserver\'s errors for every manifest, including other tools\' YAML, and fails', async () => {
     const { ctx, violations, submitted } = context({
       'app.k8s.yaml': [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } }, binding('ok', ['Deny'])],

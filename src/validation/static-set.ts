@@ -7,6 +7,7 @@ import { checkBindingAgainstPolicy, checkBindingPolicyName, ObjectEntry, readEnt
 import { FieldViolation, invalid } from './field-errors';
 import { FieldPath } from './field-path';
 import { missingStaticPolicy } from './static-manifests';
+import type { StaticPlugin } from './static-plugins';
 import { Violation, ViolationSeverity } from './violation';
 
 /** One object of the set, where it came from: a manifest of the list, or an item of a List in it. */
@@ -90,6 +91,35 @@ export function validateStaticRelations(entries: readonly StaticEntry[]): Violat
     if (!policy) {
       const missing = missingStaticPolicy(policyName);
       out.push(locate(binding, missing.path.toString(), missing.message));
+    }
+  }
+  return out;
+}
+
+/**
+ * The objects of a directory that one of the plugins reading it does not take: each plugin's
+ * loader refuses every kind but its own as an "unsupported resource type" (acceptFileObject), so a
+ * directory holds the kinds of one plugin. Only where the plugins are known: the cdk8s CLI plugin
+ * reads them from the AdmissionConfiguration that names the directory.
+ */
+export function validatePluginKinds(entries: readonly StaticEntry[], plugins: readonly StaticPlugin[]): Violation[] {
+  const out: Violation[] = [];
+  for (const entry of entries) {
+    const m = entry.manifest as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } } | null;
+    if (typeof m?.apiVersion !== 'string' || !m.apiVersion.startsWith(`${ADMISSION_GROUP}/`)) continue;
+    const kind = m.kind as AdmissionKind;
+    if (!(Object.values(AdmissionKind) as string[]).includes(kind)) continue;
+    for (const plugin of plugins.filter((p) => !p.kinds.includes(kind))) {
+      out.push({
+        path: `${entry.prefix}kind`,
+        message: `Invalid value: ${JSON.stringify(kind)}: the ${plugin.plugin} admission plugin reads this directory (its staticManifestsDir in the AdmissionConfiguration) `
+          + `and refuses a ${kind} as an unsupported resource type, which stops the apiserver; a directory holds the objects of one plugin: `
+          + `move this one to the staticManifestsDir of the plugin that reads ${kind}s`,
+        severity: ViolationSeverity.ERROR,
+        kind,
+        ...(typeof m.metadata?.name === 'string' ? { name: m.metadata.name } : {}),
+        manifestIndex: entry.manifestIndex,
+      });
     }
   }
   return out;
