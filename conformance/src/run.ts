@@ -2,7 +2,7 @@
  * `npx projen conformance`: starts the real kube-apiserver (conformance/cmd/oracle), runs the
  * differential suites against it, prints a table per suite and the disagreements no entry of
  * known-differences.json covers, and ends with the summary line
- * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%), types E/T (U%), defaults F/V (W%), eval G/X (Y%), matching H/Z (V%)`.
+ * `conformance: manifests A/N (P%), cel B/M (Q%), reviews C/K (R%), objects D/L (S%), types E/T (U%), defaults F/V (W%), eval G/X (Y%), matching H/Z (V%), static S/N (T%)`.
  *
  * Options: --seed N (default 20261202, the one CI uses), --manifests N (generated manifest cases,
  * default 5000), --cel N (generated expressions, default 3000), --emulated-manifests N
@@ -11,7 +11,7 @@
  * --types N (generated expressions type-checked against built-in kinds, default 3000), --defaults N
  * (generated objects whose admitted form is compared, default 600), --eval N (generated expressions
  * evaluated by both sides, default 10000), --report FILE (every outcome as JSON), --only SUITES (a
- * comma-separated subset of manifests,cel,reviews,objects,types,defaults,eval,matching,emulated,declarations,
+ * comma-separated subset of manifests,cel,reviews,objects,types,defaults,eval,matching,emulated,declarations,static,
  * for work on one suite; stale entries are
  * then not checked).
  */
@@ -45,6 +45,7 @@ import { corpusScenarios } from './suites/reviews/corpus-scenarios';
 import { costScenarios } from './suites/reviews/cost-scenarios';
 import { generatedScenarios } from './suites/reviews/generated-scenarios';
 import { runReviewSuite } from './suites/reviews/suite';
+import { runStaticSuite } from './suites/static/suite';
 import { applyLiteralCases, applyLiteralOutcomes } from './suites/types/apply-literals';
 import { runTypesSuite } from './suites/types/suite';
 import { BuiltinSchemas } from '../../src/schemas/builtin-schemas';
@@ -62,6 +63,8 @@ const DEFAULT_EVAL = 10_000;
 const DEFAULT_DEFAULTS = 600;
 /** Apply-configuration literals installed as policies and run by the apiserver (a few seconds). */
 const DEFAULT_APPLY_LITERALS = 120;
+/** Review scenarios drawn for the static suite, which keeps those a static set can hold (CREATE, no params: about one in ten). */
+const STATIC_DRAWN_SCENARIOS = 3000;
 export const RECORDED_DIR = path.join(__dirname, '..', '.out', 'recorded');
 
 interface Options {
@@ -193,6 +196,8 @@ async function main(): Promise<number> {
       await emulated.stop();
     }
   }
+  // Static manifests are loaded when an apiserver starts: the suite starts its own, one per set.
+  if (runs('static')) results.push(await runStaticSuite(generatedScenarios(STATIC_DRAWN_SCENARIOS, options.seed), version));
   if (runs('declarations')) results.push(runDeclarationsSuite(celFunctions, DECLARATION_MINORS));
   if (runs('types')) results.push(runTypesSuite(version.minor, options.types, options.seed, applyLiterals));
   if (runs('eval')) results.push(runEvalSuite(evalCases(celFunctions(`1.${version.minor - 1}`), options.eval, options.seed), version.minor));
@@ -229,7 +234,7 @@ async function main(): Promise<number> {
     const agree = outcomes.filter((o) => o.verdictAgrees).length;
     return `${suite} ${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`;
   };
-  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}, ${summary('defaults')}, ${summary('eval')}, ${summary('matching')}`);
+  console.log(`\nconformance: ${summary('manifests')}, ${summary('cel')}, ${summary('reviews')}, ${summary('objects')}, ${summary('types')}, ${summary('defaults')}, ${summary('eval')}, ${summary('matching')}, ${summary('static')}`);
   return unknown.length > 0 || stale.length > 0 ? 1 : 0;
 }
 

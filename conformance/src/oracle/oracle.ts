@@ -52,6 +52,18 @@ interface ReadyInfo {
 export interface OracleOptions {
   /** `--emulated-version` of the apiserver, e.g. `1.34`; default: the binary's own version. */
   readonly emulatedVersion?: string;
+  /**
+   * `--admission-control-config-file` of the apiserver: an AdmissionConfiguration, e.g. one whose
+   * plugins load static manifests; default: none.
+   */
+  readonly admissionConfigFile?: string;
+}
+
+/** The oracle stopped before it was ready: an apiserver that refused its flags or its admission configuration. */
+export class OracleExitedError extends Error {
+  constructor(public readonly code: number | null, public readonly output: string) {
+    super(`the oracle exited with ${code} before it was ready:\n${output.slice(-4000)}`);
+  }
 }
 
 export class Oracle {
@@ -63,15 +75,19 @@ export class Oracle {
     const readyFile = path.join(dir, 'ready.json');
     const args = ['--dir', path.join(dir, 'work'), '--ready-file', readyFile];
     if (options.emulatedVersion) args.push('--emulated-version', options.emulatedVersion);
+    if (options.admissionConfigFile) args.push('--admission-control-config-file', options.admissionConfigFile);
     const child = spawn(ORACLE_BINARY, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (d) => { output += d; });
-    child.stderr!.on('data', (d) => { output += d; });
+    const output = { text: '' };
+    child.stdout!.on('data', (d) => { output.text += d; });
+    child.stderr!.on('data', (d) => { output.text += d; });
+    let gone = false;
     const exited = new Promise<never>((_, reject) => child.on('exit', (code) => {
-      reject(new Error(`the oracle exited with ${code} before it was ready:\n${output.slice(-4000)}`));
+      gone = true;
+      fs.rmSync(dir, { recursive: true, force: true });
+      reject(new OracleExitedError(code, output.text));
     }));
     const ready = (async () => {
-      for (let i = 0; i < 3 * 60 * 10; i++) {
+      for (let i = 0; i < 3 * 60 * 10 && !gone; i++) {
         if (fs.existsSync(readyFile)) return JSON.parse(fs.readFileSync(readyFile, 'utf8')) as ReadyInfo;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -79,7 +95,7 @@ export class Oracle {
     })();
     const info = await Promise.race([ready, exited]);
     child.removeAllListeners('exit');
-    return new Oracle(child, info, dir, options.emulatedVersion);
+    return new Oracle(child, info, dir, options.emulatedVersion, output);
   }
 
   private readonly agent: https.Agent;
@@ -89,8 +105,14 @@ export class Oracle {
     private readonly info: ReadyInfo,
     private readonly dir: string,
     public readonly emulatedVersion: string | undefined,
+    private readonly output: { readonly text: string },
   ) {
     this.agent = new https.Agent({ ca: fs.readFileSync(info.ca), keepAlive: true, maxSockets: 16 });
+  }
+
+  /** What the oracle and its apiserver have written to their standard output and error so far. */
+  public get log(): string {
+    return this.output.text;
   }
 
   /** The audit log (Metadata level, one JSON event a line), written before each response completes. */

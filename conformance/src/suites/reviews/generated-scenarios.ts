@@ -82,7 +82,7 @@ interface MutationTemplate extends Piece {
   readonly expression: string;
 }
 
-const MUTATIONS: readonly MutationTemplate[] = [
+export const MUTATIONS: readonly MutationTemplate[] = [
   { patchType: 'ApplyConfiguration', expression: "Object{metadata: Object.metadata{labels: {'mutated': 'yes'}}}" },
   { patchType: 'ApplyConfiguration', expression: "Object{data: {'added': 'by-policy'}}" },
   { patchType: 'ApplyConfiguration', expression: "Object{data: {'replicas': '5'}}" },

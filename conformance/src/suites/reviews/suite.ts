@@ -22,12 +22,12 @@ import { Impersonation, Oracle, OracleResponse } from '../../oracle/oracle';
 import { CaseOutcome, SuiteResult } from '../../outcomes/suite-result';
 import { percent } from '../../outcomes/table';
 
-const ORACLE_USER = { username: 'conformance', uid: 'conformance-uid', groups: ['system:masters', 'system:authenticated'] };
+export const ORACLE_USER = { username: 'conformance', uid: 'conformance-uid', groups: ['system:masters', 'system:authenticated'] };
 const BATCH_SIZE = 250;
 const CONCURRENCY = 12;
 
 /** What the tester may assume of RBAC: the oracle's user may do anything; others what `setUpRbac` grants, and a scenario's own grants. */
-const PERMISSIONS: Permission[] = [
+export const PERMISSIONS: Permission[] = [
   { users: [ORACLE_USER.username], verbs: ['*'], apiGroups: ['*'], resources: ['*'], nonResourceUrls: ['*'] },
   { verbs: ['*'], apiGroups: [''], resources: ['configmaps'] },
 ];
@@ -45,14 +45,14 @@ interface Answer {
   readonly object?: any;
 }
 
-async function must(oracle: Oracle, method: string, url: string, body?: unknown): Promise<OracleResponse> {
+export async function must(oracle: Oracle, method: string, url: string, body?: unknown): Promise<OracleResponse> {
   const res = await oracle.request(method, url, body);
   if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`);
   return res;
 }
 
 /** Lets every authenticated user do anything with ConfigMaps, so impersonated requests reach admission. */
-async function setUpRbac(oracle: Oracle): Promise<void> {
+export async function setUpRbac(oracle: Oracle): Promise<void> {
   await must(oracle, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
@@ -77,7 +77,7 @@ function resourceOf(o: any, s?: ReviewScenario): ScenarioResource {
   throw new Error(`no resource known for ${o?.apiVersion} ${o?.kind}`);
 }
 
-function collectionUrl(o: any, s?: ReviewScenario, dryRun = false): string {
+export function collectionUrl(o: any, s?: ReviewScenario, dryRun = false): string {
   const r = resourceOf(o, s);
   const prefix = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
   return `${prefix}${r.namespaced ? `/namespaces/${o.metadata.namespace}` : ''}/${r.resource}${dryRun ? '?dryRun=All' : ''}`;
@@ -88,7 +88,7 @@ function objectUrl(o: any, s?: ReviewScenario, dryRun = false): string {
 }
 
 /** The sentinel policies of batch `n`: a validating policy that denies `probe-v`, a mutating one that labels `probe-m`. */
-function sentinel(n: number): { namespace: string; param: any; policies: any[] } {
+export function sentinel(n: number): { namespace: string; param: any; policies: any[] } {
   const namespace = n < 0 ? 'rv-keeper' : `rv-sentinel-${n}`;
   const name = namespace;
   const constraints = (resource: string) => ({
@@ -130,7 +130,7 @@ function sentinel(n: number): { namespace: string; param: any; policies: any[] }
   };
 }
 
-async function waitForSentinel(oracle: Oracle, namespace: string): Promise<void> {
+export async function waitForSentinel(oracle: Oracle, namespace: string): Promise<void> {
   const probe = (name: string) => oracle.request('POST', `/api/v1/namespaces/${namespace}/configmaps?dryRun=All`,
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
   let last = '';
@@ -150,7 +150,7 @@ function impersonation(s: ReviewScenario): Impersonation | undefined {
 }
 
 /** The user the apiserver's impersonation makes: `system:authenticated` is added unless a group says otherwise. */
-function testerUser(s: ReviewScenario) {
+export function testerUser(s: ReviewScenario) {
   if (!s.user) return ORACLE_USER;
   const groups = [...s.user.groups];
   if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
@@ -162,14 +162,14 @@ function testerUser(s: ReviewScenario) {
   };
 }
 
-const ANNOTATION_PREFIXES = ['rv', 'rc', 'validation.policy.admission.k8s.io/'];
+const ANNOTATION_PREFIXES = ['rv', 'rc', 'rm', 'validation.policy.admission.k8s.io/'];
 
 /** The admission-policy annotations only (the audit log also has authorization's). */
 function policyAnnotations(all: { [key: string]: string } | undefined): { [key: string]: string } {
   return Object.fromEntries(Object.entries(all ?? {}).filter(([k]) => ANNOTATION_PREFIXES.some((p) => k.startsWith(p))));
 }
 
-async function send(oracle: Oracle, s: ReviewScenario, object: any, as = impersonation(s)): Promise<OracleResponse> {
+export async function send(oracle: Oracle, s: ReviewScenario, object: any, as = impersonation(s)): Promise<OracleResponse> {
   switch (s.operation) {
     case 'CREATE': return oracle.request('POST', collectionUrl(object, s, true), object, as);
     case 'UPDATE': return oracle.request('PUT', objectUrl(object, s, true), object, as);
@@ -178,7 +178,7 @@ async function send(oracle: Oracle, s: ReviewScenario, object: any, as = imperso
 }
 
 /** The answer to a request; `kind` is that of the object to compare (none for DELETE, which nothing mutates). */
-function answerOf(res: OracleResponse, audit: { [key: string]: string } | undefined, kind: string | undefined): Answer {
+export function answerOf(res: OracleResponse, audit: { [key: string]: string } | undefined, kind: string | undefined): Answer {
   const warnings = res.warnings.filter((w) => w.startsWith('Validation failed for ValidatingAdmissionPolicy'));
   const annotations = policyAnnotations(audit);
   if (res.status < 300) {
@@ -247,7 +247,7 @@ function describeAnswer(a: Described): string {
   });
 }
 
-interface ReviewOutcome extends CaseOutcome {
+export interface ReviewOutcome extends CaseOutcome {
   readonly codeAgrees?: boolean;
   readonly messageAgrees?: boolean;
   readonly auditAgrees?: boolean;
@@ -259,7 +259,7 @@ interface ReviewOutcome extends CaseOutcome {
 }
 
 /** Compares the tester's answer with the apiserver's: for an admitted request, the object admission let through too. */
-function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Answer): ReviewOutcome {
+export function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Answer): ReviewOutcome {
   const mutating = s.policies.some((p) => p.kind === 'MutatingAdmissionPolicy');
   const base = { name: s.name, apiserverAccepted: answer.allowed, apiserver: describeAnswer(answer), mutating };
   if (tester instanceof Error) {
@@ -298,7 +298,7 @@ function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Ans
   return { ...outcome, warningsAgree, auditAgrees, mutationAgrees };
 }
 
-function disagrees(o: ReviewOutcome): boolean {
+export function disagrees(o: ReviewOutcome): boolean {
   return !o.verdictAgrees || [o.codeAgrees, o.messageAgrees, o.warningsAgree, o.auditAgrees, o.mutationAgrees, o.matchAgrees].includes(false);
 }
 
@@ -312,7 +312,7 @@ export interface UnrealizedScenario {
  * A refusal by the apiserver's decoding or validation, which come before validating admission: no
  * policy took part (denials by policies, mutating or validating, say "denied request").
  */
-function refusedBeforeAdmission(res: { status: number; body: any }): boolean {
+export function refusedBeforeAdmission(res: { status: number; body: any }): boolean {
   if (res.status < 400) return false;
   const message = String(res.body?.message ?? '');
   return (res.status === 400 || res.status === 422) && !message.includes('denied request') && !message.includes('denied the request');
@@ -475,7 +475,7 @@ async function runBatch(
 }
 
 /** The audit event is written as the response completes: wait briefly for it. */
-async function auditAnnotations(audit: AuditLog, auditId: string): Promise<{ [key: string]: string } | undefined> {
+export async function auditAnnotations(audit: AuditLog, auditId: string): Promise<{ [key: string]: string } | undefined> {
   for (let i = 0; i < 50; i++) {
     const found = audit.annotationsOf(auditId);
     if (found) return found;
