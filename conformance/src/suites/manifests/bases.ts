@@ -138,7 +138,7 @@ function validatingWebhooks(): any {
     webhooks: [
       webhook('pods.policy.example.com'),
       webhook('external.policy.example.com', {
-        clientConfig: { url: 'https://hooks.example.com:8443/validate?x=1' },
+        clientConfig: { url: 'https://hooks.example.com:8443/validate' },
         failurePolicy: 'Ignore',
         sideEffects: 'NoneOnDryRun',
         matchPolicy: 'Exact',
