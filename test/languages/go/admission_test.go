@@ -360,3 +360,13 @@ func expectContains(t *testing.T, text, part string) {
 		t.Errorf("%q does not contain %q", text, part)
 	}
 }
+
+// Where TypeScript and JavaScript users get "did you mean" for an unknown key, a Go user cannot
+// write one: a misspelled field of a struct is a compile error, before any call into jsii.
+func TestMisspelledFieldDoesNotCompile(t *testing.T) {
+	out, err := exec.Command("go", "build", "-o", os.DevNull, "./testdata/misspelled").CombinedOutput()
+	if err == nil {
+		t.Fatal("a struct literal with the misspelled field Mesage compiled")
+	}
+	expectContains(t, string(out), "unknown field Mesage in struct literal of type cdk8sadmission.Validation")
+}

@@ -58,6 +58,24 @@ class AdmissionTest {
     private static final Path FIXTURES = Path.of("..", "..", "fixtures");
     private static final String CA_PEM = read(FIXTURES.resolve("ca.pem"));
 
+    /**
+     * Where TypeScript and JavaScript users get "did you mean" for an unknown key, a Java user
+     * cannot write one: a struct is built with its builder, and a misspelled setter does not
+     * compile. This compiles such a class against the test's own classpath and reads the error.
+     */
+    @Test
+    void aMisspelledBuilderMethodDoesNotCompile() throws java.io.IOException {
+        String source = "class Misspelled { Object v = io.github.cdk8sadmission.Validation.builder().expression(\"true\").mesage(\"m\").build(); }";
+        Path dir = Files.createTempDirectory("misspelled");
+        Path file = Files.writeString(dir.resolve("Misspelled.java"), source);
+        javax.tools.JavaCompiler compiler = javax.tools.ToolProvider.getSystemJavaCompiler();
+        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+        int status = compiler.run(null, null, errors, "-d", dir.toString(), "-classpath", System.getProperty("java.class.path"), file.toString());
+        String text = errors.toString(StandardCharsets.UTF_8);
+        assertTrue(status != 0, "a builder call of the misspelled setter mesage compiled");
+        assertTrue(text.contains("cannot find symbol") && text.contains("method mesage(String)"), text);
+    }
+
     /** A MutatingPolicy that labels pods with their team. */
     static class PodLabelsChart extends Chart {
         PodLabelsChart(final Construct scope, final String id) {
