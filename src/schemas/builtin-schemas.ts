@@ -122,6 +122,14 @@ export class BuiltinSchemas {
       .map(([key, [group, version, kind, namespaced]]) => ({ resource: key.split('/')[2], group, version, kind, namespaced: namespaced === 1 }));
   }
 
+  /** Every built-in subresource with a schema (`apps/deployments/scale`, `/pods/log`): not the connect ones, which have none. */
+  public subresources(): Array<{ group: string; resource: string; subresource: string }> {
+    return Object.keys(this.entry.resources)
+      .map((key) => key.split('/'))
+      .filter((parts) => parts.length === 4)
+      .map(([group, , resource, subresource]) => ({ group, resource, subresource }));
+  }
+
   /** `schema` itself, or the definition its `$ref` names. */
   public resolve(schema: OpenApiSchema): OpenApiSchema {
     let current = schema;

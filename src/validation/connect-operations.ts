@@ -3,20 +3,11 @@
 // k8s.io/apiserver pkg/endpoints/handlers), and those subresources receive no other operation.
 // The apiserver accepts both mistakes (validateRuleWithOperations checks only the operations'
 // names); a rule of either matches nothing, or part of it does. Warnings, as the objects are valid.
-import { discoveryOf } from './discovery';
+import { CONNECT_SUBRESOURCES, discoveryOf } from './discovery';
 import { FieldViolation, warning } from './field-errors';
 import { FieldPath } from './field-path';
 import { RuleContext } from './rule-context';
 import type { RuleWithOperations } from '../wire/admissionregistration';
-
-/**
- * The connect subresources of the built-in API, `group/resource/subresource`: on the 1.37
- * apiserver, every path of its OpenAPI whose operation is a connect one (connectCoreV1...). Custom
- * resources have none; an aggregated API may have its own, so groups not known here are not judged.
- */
-const CONNECT_SUBRESOURCES: readonly string[] = [
-  '/pods/attach', '/pods/exec', '/pods/portforward', '/pods/proxy', '/services/proxy', '/nodes/proxy',
-];
 
 const LISTED = 'pods/attach, pods/exec, pods/portforward, pods/proxy, services/proxy and nodes/proxy';
 

@@ -27,8 +27,9 @@ export function lintRule(rule: RuleWithOperations, path: FieldPath, ctx: RuleCon
  * The warnings for one rule's resources: an entry with upper-case letters (served resources are
  * lower-case plurals; a kind such as `Deployment` is the usual mistake), and, when every group of
  * the rule is known here, an entry none of them serves (`deployments` in the core group).
- * Subresources are not checked: the built-in schemas lack the connect ones (pods/exec,
- * pods/portforward, services/proxy). Nor are the rule's versions: whether a rule for a version no
+ * A subresource is checked on the built-in resources (`deployments/scael`): those of the schemas
+ * and the connect ones; a custom resource's, or one in a group not known here, is not judged. Nor
+ * are the rule's versions: whether a rule for a version no
  * longer served still matches through matchPolicy Equivalent is left to the apiserver.
  */
 function lintRuleResources(rule: RuleWithOperations, path: FieldPath, ctx: RuleContext): FieldViolation[] {
@@ -61,7 +62,20 @@ function entryProblem(entry: string, groups: readonly string[], discovery: Disco
     return `no resource ${quote(resource)} is served by ${groupList(groups)} at ${version}, so the entry matches nothing`
       + (suggestion ? `; did you mean ${quote(subresource === undefined ? suggestion : `${suggestion}/${subresource}`)}?` : '');
   }
-  return undefined;
+  return subresource === undefined || subresource === '*' ? undefined : subresourceProblem(resource, subresource, groups, discovery, version);
+}
+
+/** A subresource that no built-in resource of the entry's groups has (each group serving the resource must be built-in). */
+function subresourceProblem(
+  resource: string, subresource: string, groups: readonly string[], discovery: Discovery, version: string,
+): string | undefined {
+  const serving = groups.filter((g) => discovery.find(g, resource) !== undefined);
+  const known = serving.map((g) => discovery.builtinSubresourcesOf(g, resource));
+  if (serving.length === 0 || known.some((k) => k === undefined || k.includes(subresource))) return undefined;
+  const all = [...new Set(known.flatMap((k) => k ?? []))].sort();
+  const suggestion = closestName(subresource, all);
+  return `${quote(resource)} has no subresource ${quote(subresource)} at ${version} (${all.length > 0 ? `its subresources: ${all.join(', ')}` : 'it has none'}), `
+    + 'so the entry matches nothing' + (suggestion ? `; did you mean ${quote(`${resource}/${suggestion}`)}?` : '');
 }
 
 function upperCaseProblem(entry: string, resource: string, groups: readonly string[], discovery: Discovery): string {

@@ -1,6 +1,6 @@
 // Resource entries that nothing serves, so the rule entry never matches: warned at the entry, with
-// what would match; entries that are served (every built-in resource at every supported version,
-// subresources, wildcards, custom resources of the CRDs at hand, unknown groups) are not.
+// what would match; entries that are served (every built-in resource and subresource at every
+// supported version, wildcards, custom resources of the CRDs at hand, unknown groups) are not.
 import { Testing } from 'cdk8s';
 import * as fc from 'fast-check';
 import { validatingBinding, validatingPolicy, webhook, webhookConfiguration, widgetDefinition } from './fixtures';
@@ -56,6 +56,13 @@ describe('entries that match nothing are warned once, at the entry, with the fix
     [['example.com'], ['gadgets'], 0, "no resource 'gadgets' is served by API group 'example.com'"], // the CRD's group is known
     [['example.com'], ['widget'], 0, "did you mean 'widgets'?"],
     [['apps'], ['xyzzy'], 0, "no resource 'xyzzy' is served by API group 'apps' at Kubernetes 1.37, so the entry matches nothing"],
+    [['apps'], ['deployments/scael'], 0,
+      "'deployments' has no subresource 'scael' at Kubernetes 1.37 (its subresources: scale, status), so the entry matches nothing; did you mean 'deployments/scale'?"],
+    [[''], ['pods/logs'], 0, "did you mean 'pods/log'?"],
+    [[''], ['pods', 'pods/exex'], 1, "did you mean 'pods/exec'?"], // a connect subresource, which has no schema
+    [[''], ['configmaps/status'], 0, "'configmaps' has no subresource 'status' at Kubernetes 1.37 (it has none), so the entry matches nothing"],
+    [['', 'apps'], ['deployments/status', 'pods/scale'], 1, "'pods' has no subresource 'scale'"],
+    [['example.com'], ['widgets/scale'], 0, ''], // a custom resource's subresources come from its CRD: not judged
   ])('%j %j', (groups, resources, index, message) => {
     const warnings = resourceWarnings(policy([rule(groups, resources)]), [WIDGET_CRD]);
     if (message === '') {
@@ -114,6 +121,14 @@ describe('entries that are served are not warned', () => {
     expect(warned).toEqual([]);
   });
 
+  test.each(minors)('every built-in subresource of Kubernetes 1.%i, in its group', (minor) => {
+    const version = KubernetesVersion.of(`1.${minor}`);
+    const subresources = BuiltinSchemas.of(minor).subresources();
+    expect(subresources.length).toBeGreaterThan(30);
+    const warned = subresources.filter((r) => resourceWarnings(policy([rule([r.group], [`${r.resource}/${r.subresource}`])]), [], version).length > 0);
+    expect(warned).toEqual([]);
+  });
+
   test.each([
     [[''], ['pods/exec', 'pods/attach', 'pods/portforward', 'services/proxy', 'nodes/proxy', 'serviceaccounts/token']], // connect and create subresources
     [[''], ['componentstatuses']], // served, though not in the OpenAPI schemas (measured on the 1.37 apiserver)
@@ -157,6 +172,16 @@ describe('properties', () => {
       fc.pre(!names.has(name));
       expect(resourceWarnings(policy([rule([group], [name])]))).toEqual([expect.stringContaining(`no resource '${name}' is served by`)]);
       expect(resourceWarnings(policy([rule([`${group}.unknown.example`], [name])]))).toEqual([]);
+    }));
+  });
+
+  test('a subresource a built-in resource does not have is warned once, naming the ones it has', () => {
+    const subresources = BuiltinSchemas.of(37).subresources();
+    fc.assert(fc.property(fc.constantFrom(...served), fc.stringMatching(/^[a-z]{3,12}$/), ({ group, resource }, name) => {
+      const own = new Set(subresources.filter((r) => r.group === group && r.resource === resource).map((r) => r.subresource));
+      fc.pre(!own.has(name) && !(group === '' && ['attach', 'exec', 'portforward', 'proxy'].includes(name)));
+      const warnings = resourceWarnings(policy([rule([group], [`${resource}/${name}`])]));
+      expect(warnings).toEqual([expect.stringContaining(`'${resource}' has no subresource '${name}'`)]);
     }));
   });
 });

@@ -14,6 +14,7 @@
  * exclusion excludes nothing) or at a namespaceSelector (it has no effect) leaves the policy acting.
  */
 import { connectCases, connectTargets, DrawnRule, MatchCase, matchCases, matchTargets, MatchTarget } from './cases';
+import { subresourceOutcomes } from './subresources';
 import { KubernetesVersion, ManifestValidator, ViolationSeverity } from '../../../../src';
 import { BuiltinSchemas } from '../../../../src/schemas/builtin-schemas';
 import { mapConcurrently } from '../../oracle/map-concurrently';
@@ -184,15 +185,19 @@ export async function runMatchingSuite(oracle: Oracle, seed: number, version: Ku
       apiserver: kinds.length === 0 ? 'acted on nothing' : `acted on ${kinds.join(', ')}`,
     });
   }
+  const subresources = await subresourceOutcomes(oracle, version.minor);
+  outcomes.push(...subresources);
   const agree = outcomes.filter((o) => o.verdictAgrees).length;
-  const neverActing = outcomes.filter((o) => o.library.startsWith('acts on nothing'));
+  const policies = outcomes.filter((o) => !subresources.includes(o));
+  const neverActing = policies.filter((o) => o.library.startsWith('acts on nothing'));
   return {
     suite: 'matching',
     outcomes,
     rows: [
       ['policies installed with their bindings (target objects sent)', `${named.length} (${targets.length - new Set(notSent).size})`],
       ['  warned that they never act, and acted on nothing', `${neverActing.filter((o) => o.verdictAgrees).length}/${neverActing.length}`],
-      ['  not so warned, and acted on their target', `${outcomes.filter((o) => !neverActing.includes(o) && o.verdictAgrees).length}/${outcomes.length - neverActing.length}`],
+      ['  not so warned, and acted on their target', `${policies.filter((o) => !neverActing.includes(o) && o.verdictAgrees).length}/${policies.length - neverActing.length}`],
+      ['subresources in the apiserver\'s discovery the library knows', `${subresources.filter((o) => o.verdictAgrees).length}/${subresources.length}`],
       ['agree', `${agree}/${outcomes.length} (${percent(agree, outcomes.length)})`],
     ],
     notes: [...new Set(notSent)].map((n) => `not sent (the apiserver refused the object before admission): ${n}`),
