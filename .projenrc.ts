@@ -126,12 +126,18 @@ const benchValidationScaling = project.addTask('bench:validation-scaling', {
   exec: 'ts-node --project bench/tsconfig.json bench/validation-scaling.ts',
 });
 benchValidationScaling.prependSpawn(bundleCel);
+const benchKindNarrowing = project.addTask('bench:kind-narrowing', {
+  description: 'Cost of narrowing multi-kind expressions per kind against the typed compile it comes before',
+  exec: 'ts-node --project bench/tsconfig.json bench/kind-narrowing.ts',
+});
+benchKindNarrowing.prependSpawn(bundleCel);
 const bench = project.addTask('bench', { description: 'Run all benchmarks (see bench/README.md)' });
 bench.spawn(benchSynth);
 bench.spawn(benchValidationScaling);
 bench.spawn(benchCelConformance);
 bench.spawn(benchCelCompile);
 bench.spawn(benchPolicyTester);
+bench.spawn(benchKindNarrowing);
 
 project.addTask('generate:wire', {
   description: 'Regenerate src/wire/admissionregistration*.ts from schemas/kubernetes.json (admissionregistration.k8s.io/v1 of the newest release); --check compares',

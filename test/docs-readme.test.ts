@@ -64,6 +64,41 @@ test('the failing synth the README shows is the example\'s, with params.max', ()
   expect(() => app.synth()).toThrow(shown!.text.trimEnd());
 });
 
+describe('the README\'s policy for several kinds', () => {
+  const block = blocks.find((b) => b.language === 'ts' && b.text.includes('variables.podSpec'))!;
+
+  /** The warnings of the block's chart, with `edit` made to its text. */
+  function warningsOf(edit: (text: string) => string): string[] {
+    const code = ts.transpileModule(`${edit(block.text)}\nexports.chart = chart;`, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },
+    }).outputText;
+    const exported: { chart?: Chart } = {};
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      new Function('require', 'exports', code)((name: string) => ({ 'cdk8s': cdk8s, 'cdk8s-admission': library } as Record<string, unknown>)[name], exported);
+    } finally {
+      log.mockRestore();
+    }
+    return library.AdmissionWarnings.of(exported.chart!);
+  }
+
+  test('gets no warning, as it says', () => {
+    expect(block).toBeDefined();
+    expect(warningsOf((t) => t)).toEqual([]);
+  });
+
+  test('with a misspelled field, gets one warning, for the three kinds', () => {
+    expect(warningsOf((t) => t.replace('c.image.startsWith', 'c.imgae.startsWith'))).toEqual([
+      expect.stringMatching(/type checking against apps\/v1 Deployment, batch\/v1 CronJob, v1 Pod: .*undefined field 'imgae' \(did you mean 'image'\?\)/),
+    ]);
+  });
+
+  test('checked as the apiserver checks it (without the guards), it would be warned', () => {
+    expect(warningsOf((t) => t.replace("object.kind == 'Pod'", "object.metadata.name == 'Pod'").replace("object.kind == 'CronJob'", "object.metadata.name == 'CronJob'")).length)
+      .toBeGreaterThan(0);
+  });
+});
+
 test('the README\'s table of contents links every page under docs/', () => {
   const pages = fs.readdirSync(path.join(root, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`);
   const linked = new Set([...readme.matchAll(/\]\((docs\/[^)#]+)\)/g)].map((m) => m[1]));

@@ -4,11 +4,12 @@ import { CelEnvironment, CelError, CelNode, CelParsed } from './engine';
 import { declaresVariables, environmentFor, environmentKey, EnvironmentSpec, TypedVariable } from './environment';
 import { CelIssue, compilationFailed, issueOffset, MAX_EXPRESSION_CODE_POINTS, MAX_RECURSION_DEPTH, NO_LOCATION, translateEngineError } from './errors';
 import type { ExpressionChecker, ExpressionEnvironment, ExpressionProblems, TypedKind } from './expression-checker';
+import { narrowings } from './kind-narrowing';
 import { postCheckIssues } from './literal-checks';
 import { nestingDepth } from './nesting';
 import { routeToCelSemantics } from './routes';
 import { celTypeName, splitTopLevel } from './type-names';
-import { typeProblem } from './typed-check';
+import { typeProblem, untestableFieldProblem } from './typed-check';
 import { ExpressionField } from '../shared/expression-field';
 
 /**
@@ -212,30 +213,39 @@ export class CelExpressionChecker implements ExpressionChecker {
 
   /**
    * The expression checked with `object` and `oldObject` typed as each resource in turn (`params`
-   * as the paramKind), problems alike grouped: `type checking against apps/v1, Kind=Deployment: ERROR: ...`.
+   * as the paramKind), without what the kind's guards rule out (kind-narrowing.ts), problems
+   * alike grouped: `type checking against apps/v1 Deployment: ERROR: ...`.
    */
   private typeWarnings(
     expression: string, untyped: EnvironmentSpec, chosen: ReadonlyArray<{ name: string; index: number }>,
     types: NonNullable<ExpressionEnvironment['types']>, known: number, variableIndex: number | undefined,
   ): string[] {
     const byProblem = new Map<string, string[]>();
+    const add = (problem: string, labels: readonly string[]) => byProblem.set(problem, [...(byProblem.get(problem) ?? []), ...labels]);
     const objects: ReadonlyArray<TypedKind | undefined> = types.objects.length > 0 ? types.objects : [undefined];
-    for (const object of objects) {
+    const kinds = types.objects.map((o) => ({ label: o.label, request: o.request, types: o.resource.types, key: o.resource.key }));
+    const narrowed = kinds.length > 0 ? narrowings(expression, untyped.minor, kinds) : undefined;
+    // A field no kind has, tested by has() or `.?`, is false for every kind: what the kinds then
+    // see follows from the misspelling, which is the one problem to report.
+    const untestable = narrowed?.untestable ?? [];
+    for (const [index, object] of objects.entries()) {
       const key = `${object?.resource.key ?? ''};${types.params?.resource.key ?? ''}`;
       const recorded = this.typedVariableTypes.get(key) ?? [];
-      const variables = untyped.variables.length === 0 ? [] : chosen.map(({ name, index }) => ({ name, type: index < known ? recorded[index] ?? 'dyn' : 'dyn' }));
+      const variables = untyped.variables.length === 0 ? [] : chosen.map(({ name, index: i }) => ({ name, type: i < known ? recorded[i] ?? 'dyn' : 'dyn' }));
       const spec: EnvironmentSpec = { ...untyped, variables, objectType: object?.resource, paramsType: types.params?.resource };
-      const problem = typeProblem(expression, spec);
+      // What the kind's guards rule out is not checked against it (kind-narrowing.ts).
+      const seen = narrowed?.texts[index] ?? expression;
+      const problem = typeProblem(seen, spec);
       if (variableIndex !== undefined) {
         const isMessage = (name: string) => !!(object?.resource.types.types.has(name) || types.params?.resource.types.types.has(name));
-        recorded[variableIndex] = problem === undefined ? storableType(compileExpression(expression, spec).outputType, isMessage) : 'dyn';
+        recorded[variableIndex] = problem === undefined ? storableType(compileExpression(seen, spec).outputType, isMessage) : 'dyn';
         this.typedVariableTypes.set(key, recorded);
       }
-      if (problem === undefined) continue;
-      byProblem.set(problem, [...(byProblem.get(problem) ?? []), ...(object ? [object.label] : [])]);
+      if (problem !== undefined && untestable.length === 0) add(problem, object ? [object.label] : []);
     }
+    for (const field of untestable) add(untestableFieldProblem(expression, field.offset, field.field, field.known), field.labels);
     const params = types.params ? `params ${types.params.label}` : undefined;
-    return [...byProblem].map(([problem, labels]) => {
+    return [...mergedByPlace(byProblem)].map(([problem, labels]) => {
       const against = labels.length === 0 ? params : params ? `${labels.join(', ')} (${params})` : labels.join(', ');
       return `type checking against ${against}: ${problem}`;
     });
@@ -274,6 +284,26 @@ export class CelExpressionChecker implements ExpressionChecker {
     view.length = names.length;
     return view;
   }
+}
+
+const HINT = / \(did you mean '[^']*'\?\)$/;
+
+/**
+ * Problems that differ only in their hint (one undefined field, at one place, in kinds of other
+ * fields) as one, with the hint most kinds give: a misspelling is warned of once.
+ */
+function mergedByPlace(byProblem: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const byPlace = new Map<string, Array<[string, readonly string[]]>>();
+  for (const entry of byProblem) {
+    const place = entry[0].replace(HINT, '');
+    byPlace.set(place, [...(byPlace.get(place) ?? []), entry]);
+  }
+  const merged = new Map<string, string[]>();
+  for (const [place, entries] of byPlace) {
+    const hinted = entries.filter(([p]) => HINT.test(p)).sort((a, b) => b[1].length - a[1].length);
+    merged.set(hinted[0]?.[0] ?? place, entries.flatMap(([, labels]) => labels));
+  }
+  return merged;
 }
 
 const VARIABLE_USE = /\bvariables\b(?:\s*\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*))?/g;

@@ -1,4 +1,5 @@
 import type { TypedResource } from './environment';
+import type { KnownRequest } from './request-guards';
 import type { KubernetesVersion } from '../kubernetes-version';
 import type { ExpressionField } from '../shared/expression-field';
 
@@ -29,6 +30,11 @@ export interface TypedKind {
   /** As the apiserver's type checker names it: `apps/v1, Kind=Deployment`. */
   readonly label: string;
   readonly resource: TypedResource;
+  /**
+   * What every request of the kind shares (kind, apiVersion, group, resource), for the guards that
+   * tell a policy's kinds apart (kind-narrowing.ts). Not given for params.
+   */
+  readonly request?: KnownRequest;
 }
 
 /**

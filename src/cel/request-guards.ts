@@ -9,7 +9,16 @@ export interface KnownRequest {
   readonly kind: string;
   /** `object` is the request's object (CREATE and UPDATE only: null on DELETE, options on CONNECT). */
   readonly objectIsTheResource: boolean;
+  /**
+   * The object's `apiVersion`, when one version is known: an expression type-checked against one
+   * version of a kind (kind-narrowing.ts). Unknown for a request, whose object matchPolicy
+   * Equivalent may convert.
+   */
+  readonly apiVersion?: string;
 }
+
+/** The value of a node the guards themselves do not decide (`has(object.spec.template)`), if known. */
+export type GuardTest = (node: CelNode) => boolean | undefined;
 
 /**
  * The value of `expression` for every request of `request`'s resource (or any request, when not
@@ -32,9 +41,15 @@ export function guardValue(expression: string, minor: number, request?: KnownReq
   return valueOf(ast, env, request);
 }
 
+/** guardValue of a parsed node, with `test` deciding the nodes the guards do not know. */
+export function guardValueOf(node: CelNode, minor: number, request: KnownRequest, test: GuardTest): boolean | undefined {
+  return valueOf(node, environment(minor), request, test);
+}
+
 const environments = new Map<number, CelEnvironment>();
 
-function environment(minor: number): CelEnvironment {
+/** The environment guards parse and evaluate in, per target minor. */
+export function environment(minor: number): CelEnvironment {
   let env = environments.get(minor);
   if (!env) {
     env = kubernetesEnvironment(minor);
@@ -47,9 +62,9 @@ function mentionsVariable(node: CelNode): boolean {
   return node.op === 'id' || children(node).some(mentionsVariable);
 }
 
-function valueOf(node: CelNode, env: CelEnvironment, request: KnownRequest | undefined): boolean | undefined {
+function valueOf(node: CelNode, env: CelEnvironment, request: KnownRequest | undefined, test?: GuardTest): boolean | undefined {
   if (!mentionsVariable(node)) return constantValue(node, env);
-  const of = (n: CelNode) => valueOf(n, env, request);
+  const of = (n: CelNode) => valueOf(n, env, request, test);
   switch (node.op) {
     case '!_': {
       const v = of(node.args);
@@ -81,7 +96,7 @@ function valueOf(node: CelNode, env: CelEnvironment, request: KnownRequest | und
       return actual === undefined || listed === undefined ? undefined : listed.includes(actual);
     }
     default:
-      return undefined;
+      return test?.(node);
   }
 }
 
@@ -112,6 +127,7 @@ function selected(node: CelNode, request: KnownRequest | undefined): string | un
   if (!request) return undefined;
   switch (selectionPath(node)) {
     case 'object.kind': return request.objectIsTheResource ? request.kind : undefined;
+    case 'object.apiVersion': return request.objectIsTheResource ? request.apiVersion : undefined;
     case 'request.kind.kind': return request.kind;
     case 'request.kind.group': return request.group;
     case 'request.resource.group': return request.group;

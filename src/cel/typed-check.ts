@@ -24,7 +24,13 @@ export function typeProblem(expression: string, spec: EnvironmentSpec): string |
   return problem;
 }
 
+/** The problem of a field `has()` or `.?` tests that the message type (with `known` fields) lacks, as typeProblem words it. */
+export function untestableFieldProblem(expression: string, offset: number, field: string, known: readonly string[]): string {
+  return `ERROR: ${position(expression, offset)}: undefined field '${field}'${hintFor(field, known)}`;
+}
+
 const CACHE_LIMIT = 50_000;
+const VARIABLES = 'variables';
 /** Per (environment key, expression): a policy's expressions repeat across kinds, policies and synthesis passes. */
 const problems = new Map<string, string | undefined>();
 
@@ -37,7 +43,7 @@ function findTypeProblem(expression: string, spec: EnvironmentSpec): string | un
   }
   if (!result.program) return undefined;
   const missing = testedFieldProblem(result.program.ast, lookup);
-  if (missing) return withHint(`ERROR: ${position(expression, missing.offset)}: undefined field '${missing.field}'`, expression, spec, lookup);
+  if (missing) return untestableFieldProblem(expression, missing.offset, missing.field, missing.known);
   const literal = spec.objectType ? objectLiteralProblem(result.program.ast, spec.objectType.types.root, lookup) : undefined;
   return literal ? `ERROR: ${position(expression, literal.offset)}: ${literal.message}` : undefined;
 }
@@ -152,7 +158,7 @@ function hintFor(name: string, known: readonly string[]): string {
 
 interface FieldsLookup {
   (typeName: string): Readonly<Record<string, string>> | undefined;
-  /** The type of a variable the environment declares typed. */
+  /** The type of a variable the environment declares typed (`object`, `params`, `variables.podSpec`). */
   readonly variable: (name: string) => string | undefined;
   /** Every field name of every message type, for a hint where the type selected from is not known. */
   readonly allFields: () => string[];
@@ -162,7 +168,11 @@ function fieldsLookup(spec: EnvironmentSpec): FieldsLookup {
   const object = spec.objectType?.types;
   const params = spec.paramsType?.types;
   const lookup = (name: string) => object?.types.get(name) ?? params?.types.get(name);
-  const variable = (name: string) => (name === 'object' || name === 'oldObject' ? object?.root : name === 'params' ? params?.root : undefined);
+  const variable = (name: string) => {
+    if (name === 'object' || name === 'oldObject') return object?.root;
+    if (name === 'params') return params?.root;
+    return spec.variables.find((v) => `${VARIABLES}.${v.name}` === name)?.type;
+  };
   const allFields = () => [...new Set([object, params].flatMap((t) => [...(t?.types.values() ?? [])].flatMap(Object.keys)))];
   return Object.assign(lookup, { variable, allFields });
 }
@@ -174,16 +184,21 @@ function messageTypeOf(node: CelNode, lookup: FieldsLookup): string | undefined 
   if (checked?.kind === 'optional' && checked.valueType?.kind === 'message') return checked.valueType.name;
   if (node.op === 'id' && typeof node.args === 'string') return lookup.variable(node.args);
   if ((node.op === '.' || node.op === '.?') && typeof node.args[1] === 'string') {
-    const parent = messageTypeOf(node.args[0] as CelNode, lookup);
+    const receiver = node.args[0] as CelNode;
+    if (receiver.op === 'id' && receiver.args === VARIABLES) {
+      const declared = lookup.variable(`${VARIABLES}.${node.args[1]}`);
+      return declared !== undefined && lookup(declared) ? declared : undefined;
+    }
+    const parent = messageTypeOf(receiver, lookup);
     const field = parent === undefined ? undefined : lookup(parent)?.[node.args[1]];
     return field !== undefined && lookup(field) ? field : undefined;
   }
   return undefined;
 }
 
-/** The first `has(x.f)` or `x.?f` whose x is a message type without f. */
-function testedFieldProblem(ast: CelNode, lookup: FieldsLookup): { offset: number; field: string } | undefined {
-  let found: { offset: number; field: string } | undefined;
+/** The first `has(x.f)` or `x.?f` whose x is a message type without f, with the fields it has. */
+function testedFieldProblem(ast: CelNode, lookup: FieldsLookup): { offset: number; field: string; known: string[] } | undefined {
+  let found: { offset: number; field: string; known: string[] } | undefined;
   walk(ast, (node, ancestors) => {
     if (found || typeof node.args?.[1] !== 'string') return;
     const parent = ancestors.at(-1);
@@ -193,7 +208,9 @@ function testedFieldProblem(ast: CelNode, lookup: FieldsLookup): { offset: numbe
     const fields = type === undefined ? undefined : lookup(type);
     // cel-go reports has() at its `(`, an optional selection at its `.`.
     const at = node.op === '.?' ? node : parent!;
-    if (fields && !Object.prototype.hasOwnProperty.call(fields, node.args[1])) found = { offset: issueOffset(at, node.start), field: node.args[1] };
+    if (fields && !Object.prototype.hasOwnProperty.call(fields, node.args[1])) {
+      found = { offset: issueOffset(at, node.start), field: node.args[1], known: Object.keys(fields) };
+    }
   });
   return found;
 }

@@ -8,9 +8,10 @@ import type { MatchResources, ParamKind } from '../wire/admissionregistration';
 /**
  * What a policy's expressions are type-checked against, as the apiserver's type checker chooses
  * (k8s.io/apiserver validating/typechecking.go, typesToCheck): every group/version/resource of
- * matchConstraints.resourceRules whose schema is known, except rules with a wildcard group or
- * version, and wildcard and subresource entries; params as the paramKind. Unlike the apiserver
- * (at most 10 kinds), every kind is checked. Built-in resources have the target version's schemas,
+ * matchConstraints.resourceRules whose schema is known, except rules with a wildcard group, and
+ * wildcard and subresource entries; params as the paramKind. Unlike the apiserver, every kind is
+ * checked (it checks at most 10), and a rule of `apiVersions: ['*']` (which it skips) is checked
+ * against every version of its group that serves the resource. Built-in resources have the target version's schemas,
  * custom resources those of the CRDs given; other resources stay dynamic.
  */
 export function policyTypes(
@@ -23,17 +24,19 @@ export function policyTypes(
   for (const rule of spec.matchConstraints?.resourceRules ?? []) {
     const groups = rule?.apiGroups ?? [];
     const versions = rule?.apiVersions ?? [];
-    if (groups.some((g) => typeof g !== 'string' || g.includes('*')) || versions.some((v) => typeof v !== 'string' || v.includes('*'))) continue;
+    if (groups.some((g) => typeof g !== 'string' || g.includes('*'))) continue;
+    if (versions.some((v) => typeof v !== 'string' || (v !== '*' && v.includes('*')))) continue;
     const resources = (rule?.resources ?? []).filter((r) => typeof r === 'string' && !/[*/]/.test(r));
     for (const group of groups) {
       for (const v of versions) {
         for (const resource of resources) {
-          const found = schemas.resource(group, v, resource);
-          const custom = found ? undefined : customResources.resource(group, v, resource);
-          const typed = found
-            ? typedKind(schemas, found.group, found.version, found.kind)
-            : custom && customKind(schemas, custom.group, custom.version, custom.kind, customResources);
-          if (typed) objects.set(typed.label, typed);
+          for (const served of v === '*' ? servedVersions(schemas, customResources, group, resource) : [v]) {
+            const typed = resourceKind(schemas, customResources, group, served, resource);
+            if (!typed) continue;
+            const seen = objects.get(typed.label);
+            // One kind through two resources: a guard on the resource cannot tell which.
+            objects.set(typed.label, seen && seen.request?.resource !== resource ? { ...typed, request: undefined } : seen ?? typed);
+          }
         }
       }
     }
@@ -45,6 +48,32 @@ export function policyTypes(
     : undefined;
   if (objects.size === 0 && !params) return undefined;
   return { objects: [...objects.values()].sort((a, b) => compare(a.label, b.label)), params };
+}
+
+/**
+ * The versions of a group that serve a resource at the target version (`apiVersions: ['*']`),
+ * built-in or of the CRDs given. The apiserver's type checker skips such rules; the object a
+ * policy sees is then in whichever of them the request was made, so each is checked.
+ */
+function servedVersions(schemas: BuiltinSchemas, customResources: CustomResourceSchemas, group: string, resource: string): string[] {
+  const builtin = schemas.resources().filter((r) => r.group === group && r.resource === resource).map((r) => r.version);
+  const custom = customResources.kinds.filter((k) => k.group === group && k.resource === resource).map((k) => k.version);
+  return [...new Set([...builtin, ...custom])];
+}
+
+/** The typed kind of a resource of a group and version, with what its requests share. */
+function resourceKind(
+  schemas: BuiltinSchemas, customResources: CustomResourceSchemas, group: string, version: string, resource: string,
+): TypedKind | undefined {
+  const found = schemas.resource(group, version, resource);
+  const custom = found ? undefined : customResources.resource(group, version, resource);
+  const typed = found
+    ? typedKind(schemas, found.group, found.version, found.kind)
+    : custom && customKind(schemas, custom.group, custom.version, custom.kind, customResources);
+  const kind = found?.kind ?? custom?.kind;
+  if (!typed || kind === undefined) return undefined;
+  const apiVersion = group === '' ? version : `${group}/${version}`;
+  return { ...typed, request: { group, resource, kind, apiVersion, objectIsTheResource: true } };
 }
 
 function typedKind(schemas: BuiltinSchemas, group: string, version: string, kind: string): TypedKind | undefined {

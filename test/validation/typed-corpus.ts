@@ -6,7 +6,7 @@
  * to every workload kind, at the path its pod spec has.
  */
 
-interface Workload {
+export interface Workload {
   readonly group: string;
   readonly resource: string;
   /** Where the pod spec is, from `object`. */
@@ -15,7 +15,7 @@ interface Workload {
   readonly podMeta: string;
 }
 
-const WORKLOADS: readonly Workload[] = [
+export const WORKLOADS: readonly Workload[] = [
   { group: '', resource: 'pods', podSpec: 'object.spec', podMeta: 'object.metadata' },
   { group: 'apps', resource: 'deployments', podSpec: 'object.spec.template.spec', podMeta: 'object.spec.template.metadata' },
   { group: 'apps', resource: 'statefulsets', podSpec: 'object.spec.template.spec', podMeta: 'object.spec.template.metadata' },
@@ -26,7 +26,7 @@ const WORKLOADS: readonly Workload[] = [
 ];
 
 /** Validations over a pod spec `S` and pod metadata `M`. */
-const POD_SPEC_POLICIES: ReadonlyArray<[string, string]> = [
+export const POD_SPEC_POLICIES: ReadonlyArray<[string, string]> = [
   ['no-privileged', 'S.containers.all(c, !has(c.securityContext) || !has(c.securityContext.privileged) || !c.securityContext.privileged)'],
   ['no-privilege-escalation', 'S.containers.all(c, has(c.securityContext) && has(c.securityContext.allowPrivilegeEscalation) && !c.securityContext.allowPrivilegeEscalation)'],
   ['run-as-non-root', '(has(S.securityContext) && has(S.securityContext.runAsNonRoot) && S.securityContext.runAsNonRoot) || S.containers.all(c, has(c.securityContext) && c.securityContext.?runAsNonRoot.orValue(false))'],
@@ -138,17 +138,34 @@ export interface CorpusPolicy {
   readonly manifest: unknown;
 }
 
-function policyManifest(name: string, group: string, version: string, resource: string, expression: string): unknown {
+/** A ValidatingAdmissionPolicy for CREATE and UPDATE of `resources` in each group, with `rest` of its spec. */
+export function validatingPolicy(
+  name: string, version: string, resources: ReadonlyArray<{ group: string; resource: string }>, rest: object,
+): unknown {
+  const groups = [...new Set(resources.map((r) => r.group))];
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicy',
     metadata: { name },
     spec: {
       failurePolicy: 'Fail',
-      matchConstraints: { resourceRules: [{ apiGroups: [group], apiVersions: [version], resources: [resource], operations: ['CREATE', 'UPDATE'] }] },
-      validations: [{ expression, messageExpression: `'${name}: ' + object.metadata.name + ' is not allowed'` }],
+      matchConstraints: {
+        resourceRules: groups.map((g) => ({
+          apiGroups: [g],
+          apiVersions: [version],
+          operations: ['CREATE', 'UPDATE'],
+          resources: resources.filter((r) => r.group === g).map((r) => r.resource),
+        })),
+      },
+      ...rest,
     },
   };
+}
+
+function policyManifest(name: string, group: string, version: string, resource: string, expression: string): unknown {
+  return validatingPolicy(name, version, [{ group, resource }], {
+    validations: [{ expression, messageExpression: `'${name}: ' + object.metadata.name + ' is not allowed'` }],
+  });
 }
 
 export function corpusPolicies(): CorpusPolicy[] {

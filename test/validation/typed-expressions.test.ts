@@ -119,6 +119,13 @@ describe('typed CEL: expressions are type-checked against the schemas of the res
     ]);
   });
 
+  test('has() and .? of a field a typed variable lacks are warned, as cel-go checks them', () => {
+    const variables = [{ name: 'podSpec', expression: 'object.spec.template.spec' }];
+    expect(warningsFor('has(variables.podSpec.volmues)', { variables })).toEqual([expect.stringContaining("1:4: undefined field 'volmues' (did you mean 'volumes'?)")]);
+    expect(warningsFor('!variables.podSpec.?hostNetwrok.orValue(false)', { variables })).toEqual([expect.stringContaining("1:19: undefined field 'hostNetwrok' (did you mean 'hostNetwork'?)")]);
+    expect(warningsFor('has(variables.podSpec.volumes)', { variables })).toEqual([]);
+  });
+
   test('params are typed from a built-in paramKind; other paramKinds stay dynamic', () => {
     const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };
     expect(warningsFor('object.spec.replicas <= int(params.data.max)', { paramKind: configMap })).toEqual([]);
@@ -132,11 +139,20 @@ describe('typed CEL: expressions are type-checked against the schemas of the res
   test.each([
     ['a wildcard resource', { ...DEPLOYMENTS, resources: ['*'] }],
     ['a wildcard group', { ...DEPLOYMENTS, apiGroups: ['*'] }],
-    ['a wildcard version', { ...DEPLOYMENTS, apiVersions: ['*'] }],
     ['a subresource', { ...DEPLOYMENTS, resources: ['deployments/scale'] }],
     ['a resource without a built-in schema', { apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE'] }],
   ])('%s stays dynamic: no type warnings', (_, rule) => {
     expect(warningsFor('object.spec.replicsa <= 5', { rules: [rule] })).toEqual([]);
+  });
+
+  test('a wildcard version is typed against every version of the group that serves the resource', () => {
+    expect(warningsFor('object.spec.replicsa <= 5', { rules: [{ ...DEPLOYMENTS, apiVersions: ['*'] }] }))
+      .toEqual([expect.stringContaining("type checking against apps/v1 Deployment: ERROR: <input>:1:12: undefined field 'replicsa' (did you mean 'replicas'?)")]);
+    // autoscaling serves horizontalpodautoscalers in v1 and v2: a field of v2 only is warned against v1, unless the version is tested.
+    const hpas = { apiGroups: ['autoscaling'], apiVersions: ['*'], resources: ['horizontalpodautoscalers'], operations: ['CREATE'] };
+    expect(warningsFor('object.spec.metrics.size() < 5', { rules: [hpas] }))
+      .toEqual([expect.stringContaining("type checking against autoscaling/v1 HorizontalPodAutoscaler: ERROR: <input>:1:12: undefined field 'metrics'")]);
+    expect(warningsFor("object.apiVersion != 'autoscaling/v2' || object.spec.metrics.size() < 5", { rules: [hpas] })).toEqual([]);
   });
 
   test('the schemas are those of the target version', () => {
