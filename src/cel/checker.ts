@@ -182,6 +182,9 @@ export class CelExpressionChecker implements ExpressionChecker {
    */
   private readonly typedVariableTypes = new Map<string, string[]>();
 
+  /** Variable i's value where a guard decides it for a resource (kind-narrowing.ts), by the resource's key. */
+  private readonly typedVariableGuards = new Map<string, Array<boolean | undefined>>();
+
   /** What the last list of variable names is known to hold, extended as the list grows (the validator appends to one list). */
   private view?: { names: readonly string[]; length: number; known: number; index: Map<string, number> };
 
@@ -205,7 +208,10 @@ export class CelExpressionChecker implements ExpressionChecker {
     }
     const types = environment.types;
     if (result.errors.length > 0 || !types || (types.objects.length === 0 && !types.params)) {
-      if (isVariable) for (const recorded of this.typedVariableTypes.values()) recorded[names.length] = 'dyn';
+      if (isVariable) {
+        for (const recorded of this.typedVariableTypes.values()) recorded[names.length] = 'dyn';
+        for (const recorded of this.typedVariableGuards.values()) recorded[names.length] = undefined;
+      }
       return { errors: [...result.errors], warnings: [] };
     }
     return { errors: [], warnings: this.typeWarnings(expression, spec, chosen, types, view.known, isVariable ? names.length : undefined) };
@@ -223,13 +229,16 @@ export class CelExpressionChecker implements ExpressionChecker {
     const byProblem = new Map<string, string[]>();
     const add = (problem: string, labels: readonly string[]) => byProblem.set(problem, [...(byProblem.get(problem) ?? []), ...labels]);
     const objects: ReadonlyArray<TypedKind | undefined> = types.objects.length > 0 ? types.objects : [undefined];
-    const kinds = types.objects.map((o) => ({ label: o.label, request: o.request, types: o.resource.types, key: o.resource.key }));
+    const keyOf = (object: TypedKind | undefined) => `${object?.resource.key ?? ''};${types.params?.resource.key ?? ''}`;
+    const kinds = types.objects.map((o) => ({
+      label: o.label, request: o.request, types: o.resource.types, key: o.resource.key, guards: this.guardsOf(keyOf(o), chosen, known),
+    }));
     const narrowed = kinds.length > 0 ? narrowings(expression, untyped.minor, kinds) : undefined;
     // A field no kind has, tested by has() or `.?`, is false for every kind: what the kinds then
     // see follows from the misspelling, which is the one problem to report.
     const untestable = narrowed?.untestable ?? [];
     for (const [index, object] of objects.entries()) {
-      const key = `${object?.resource.key ?? ''};${types.params?.resource.key ?? ''}`;
+      const key = keyOf(object);
       const recorded = this.typedVariableTypes.get(key) ?? [];
       const variables = untyped.variables.length === 0 ? [] : chosen.map(({ name, index: i }) => ({ name, type: i < known ? recorded[i] ?? 'dyn' : 'dyn' }));
       const spec: EnvironmentSpec = { ...untyped, variables, objectType: object?.resource, paramsType: types.params?.resource };
@@ -240,6 +249,10 @@ export class CelExpressionChecker implements ExpressionChecker {
         const isMessage = (name: string) => !!(object?.resource.types.types.has(name) || types.params?.resource.types.types.has(name));
         recorded[variableIndex] = problem === undefined ? storableType(compileExpression(seen, spec).outputType, isMessage) : 'dyn';
         this.typedVariableTypes.set(key, recorded);
+        const guards = this.typedVariableGuards.get(key) ?? [];
+        const decided = seen.trim();
+        guards[variableIndex] = decided === 'true' ? true : decided === 'false' ? false : undefined;
+        this.typedVariableGuards.set(key, guards);
       }
       if (problem !== undefined && untestable.length === 0) add(problem, object ? [object.label] : []);
     }
@@ -249,6 +262,14 @@ export class CelExpressionChecker implements ExpressionChecker {
       const against = labels.length === 0 ? params : params ? `${labels.join(', ')} (${params})` : labels.join(', ');
       return `type checking against ${against}: ${problem}`;
     });
+  }
+
+  /** The chosen variables a guard decides for the resource of `key` (recorded while the variables' types hold), by name. */
+  private guardsOf(key: string, chosen: ReadonlyArray<{ name: string; index: number }>, known: number): Record<string, boolean> | undefined {
+    const recorded = this.typedVariableGuards.get(key);
+    if (!recorded) return undefined;
+    const decided = chosen.filter(({ index }) => index < known && recorded[index] !== undefined);
+    return decided.length === 0 ? undefined : Object.fromEntries(decided.map(({ name, index }) => [name, recorded[index]!]));
   }
 
   /**

@@ -14,6 +14,8 @@ export interface NarrowedKind {
   readonly types: CelObjectTypes;
   /** Names the types in caches (TypedResource.key). */
   readonly key: string;
+  /** The policy's variables whose value the kind decides (one holding `object.kind == 'Pod'`), by name. */
+  readonly guards?: Readonly<Record<string, boolean>>;
 }
 
 /** What narrowing found for an expression: the text each kind sees (undefined: as written), and the untestable fields. */
@@ -27,7 +29,8 @@ export interface Narrowings {
  * validator checks an expression again in every synthesis pass.
  */
 export function narrowings(expression: string, minor: number, kinds: readonly NarrowedKind[]): Narrowings {
-  const key = `${minor}\u0000${kinds.map((k) => `${k.key}@${k.request?.apiVersion ?? ''}/${k.request?.resource ?? ''}`).join(',')}\u0000${expression}`;
+  const kindKeys = kinds.map((k) => `${k.key}@${k.request?.apiVersion ?? ''}/${k.request?.resource ?? ''}${JSON.stringify(k.guards ?? {})}`);
+  const key = `${minor}\u0000${kindKeys.join(',')}\u0000${expression}`;
   let found = cache.get(key);
   if (!found) {
     const narrowing = new KindNarrowing(expression, minor, kinds);
@@ -65,7 +68,8 @@ export interface UntestableField {
  *   `!`, `&&`, `||` and the ternary;
  * - `has(x.f)` where the kind's x lacks f (false: its objects cannot hold it), or has f while
  *   another kind's x lacks it (true: the test tells the kinds apart, as a kind test would);
- * - `x.?f.hasValue()` alike, and `x.?f` where the kind's x lacks f, which is `optional.none()`.
+ * - `x.?f.hasValue()` alike, and `x.?f` where the kind's x lacks f, which is `optional.none()`;
+ * - a variable whose expression one of these decides for the kind (`variables.isPod`).
  *
  * The rewritten text keeps every line and column of what is left (what is taken away is blanked
  * with spaces, or replaced by a constant that fits in its place), so the type checker's errors
@@ -80,7 +84,7 @@ export class KindNarrowing {
   public constructor(private readonly expression: string, private readonly minor: number, private readonly kinds: readonly NarrowedKind[]) {
     this.extents = new SourceExtents(expression);
     // Without a word a guard needs, nothing is ruled out: most expressions are not parsed again.
-    if (!GUARD_WORDS.test(expression)) return;
+    if (!GUARD_WORDS.test(expression) && !(expression.includes('variables') && kinds.some((k) => k.guards))) return;
     try {
       this.ast = environment(minor).parse(expression).ast;
     } catch {
@@ -153,20 +157,24 @@ export class KindNarrowing {
     for (const child of children(node)) this.narrow(child, index, edits, values);
   }
 
-  /** Whether the node selects from `object`, `oldObject` or `request`, which guards decide (others are left to the type checker). */
+  /** Whether the node selects from `object`, `oldObject`, `request` or `variables`, which guards decide (others are left to the type checker). */
   private selectsVariable(node: CelNode): boolean {
     let known = this.selecting.get(node);
     if (known === undefined) {
       known = node.op === 'id'
-        ? node.args === 'object' || node.args === 'oldObject' || node.args === 'request'
+        ? node.args === 'object' || node.args === 'oldObject' || node.args === 'request' || node.args === 'variables'
         : children(node).some((c) => this.selectsVariable(c));
       this.selecting.set(node, known);
     }
     return known;
   }
 
-  /** has() and hasValue() as the kind's schema decides them, for the guards. */
+  /** has() and hasValue() as the kind's schema decides them, and the variables that hold a guard, for the guards. */
   private tested(node: CelNode, index: number): boolean | undefined {
+    if (node.op === '.' && node.args[0].op === 'id' && node.args[0].args === 'variables' && typeof node.args[1] === 'string') {
+      const guards = this.kinds[index].guards;
+      return guards && hasOwn(guards, node.args[1]) ? guards[node.args[1]] : undefined;
+    }
     if (isHas(node)) {
       const selection = (node.args[1] as CelNode[])[0];
       return selection.op === '.' ? this.presence(index, selection.args[0], selection.args[1]) : undefined;

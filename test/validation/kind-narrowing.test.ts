@@ -39,3 +39,44 @@ describe('the multi-kind corpus', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('guards in policies', () => {
+  const rules = [
+    { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] },
+    { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] },
+  ];
+  const policy = (expression: string, variables: Array<{ name: string; expression: string }> = []) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'p' },
+    spec: { matchConstraints: { resourceRules: rules }, variables, validations: [{ expression }] },
+  });
+  const warnings = (expression: string, variables?: Array<{ name: string; expression: string }>) =>
+    typeWarnings(policy(expression, variables)).map((v) => `${v.path}: ${v.message.replace(/^Invalid value: "[^"]*": /, '')}`);
+  const isPod = { name: 'isPod', expression: "object.kind == 'Pod'" };
+  const branches = 'variables.isPod ? object.spec.containers.size() > 0 : object.spec.template.spec.containers.size() > 0';
+
+  test('as the apiserver checks them, both branches are warned, one kind each', () => {
+    expect(warnings(branches.replace('variables.isPod', "object.metadata.name == 'Pod'"))).toHaveLength(2);
+  });
+
+  test('a variable holding a kind test is a guard where it is used', () => {
+    expect(warnings(branches, [isPod])).toEqual([]);
+    expect(warnings(branches.replace('object.spec.containers', 'object.spec.containres'), [isPod])).toEqual([
+      "spec.validations[0].expression: type checking against v1 Pod: ERROR: <input>:1:30: undefined field 'containres' (did you mean 'containers'?)",
+    ]);
+  });
+
+  test('a variable of a guarded expression has, for each kind, the type of its branch', () => {
+    const containers = { name: 'containers', expression: 'variables.isPod ? object.spec.containers : object.spec.template.spec.containers' };
+    expect(warnings("variables.containers.all(c, c.image != '')", [isPod, containers])).toEqual([]);
+    expect(warnings("variables.containers.all(c, c.imaeg != '')", [isPod, containers])).toEqual([
+      "spec.validations[0].expression: type checking against apps/v1 Deployment, v1 Pod: ERROR: <input>:1:30: undefined field 'imaeg' (did you mean 'image'?)",
+    ]);
+  });
+
+  test('a variable that is not a guard decides nothing', () => {
+    const replicas = { name: 'isPod', expression: 'object.metadata.generation > 1' };
+    expect(warnings(branches, [replicas])).toHaveLength(2);
+  });
+});

@@ -1,8 +1,9 @@
 /**
  * A corpus of realistic multi-kind policies: the pod-spec policies of typed-corpus.ts, each written
  * once for several workload kinds in the idioms people use to reach the pod spec of whichever
- * kind the request is for (a ternary on the kind, a variable, has() or request.kind tests, a
- * branch per kind). None may get a warning; with one field misspelled, each gets exactly one.
+ * kind the request is for (a ternary on the kind, a variable, has() or request.kind tests,
+ * variables holding the kind tests, a branch per kind). None may get a warning; with one field
+ * misspelled, each gets exactly one.
  */
 import { POD_SPEC_POLICIES, validatingPolicy, Workload, WORKLOADS } from './typed-corpus';
 
@@ -37,15 +38,18 @@ function byPath(workloads: readonly Workload[], part: 'podSpec' | 'podMeta'): Ar
   return [...groups];
 }
 
+/** `subject == 'Pod'`, or `subject in ['Deployment', ...]`, for the kinds of the workloads. */
+function kindTest(subject: string, workloads: readonly Workload[]): string {
+  const kinds = workloads.map((w) => `'${KINDS[w.resource]}'`);
+  return kinds.length === 1 ? `${subject} == ${kinds[0]}` : `${subject} in [${kinds.join(', ')}]`;
+}
+
 /** `object.kind == 'Pod' ? <pod's> : object.kind in ['Job', ...] ? <theirs> : <the rest's>`, with `subject` the kind tested. */
 function kindTernary(subject: string): Accessor {
   return (workloads, part) => {
     const groups = byPath(workloads, part);
     const last = groups.pop()!;
-    const tests = groups.map(([path, ws]) => {
-      const kinds = ws.map((w) => `'${KINDS[w.resource]}'`);
-      return `${subject} ${kinds.length === 1 ? `== ${kinds[0]}` : `in [${kinds.join(', ')}]`} ? ${path} : `;
-    });
+    const tests = groups.map(([path, ws]) => `${kindTest(subject, ws)} ? ${path} : `);
     return groups.length === 0 ? last[0] : `(${tests.join('')}${last[0]})`;
   };
 }
@@ -88,13 +92,22 @@ const IDIOMS: readonly Idiom[] = [
     }),
   },
   {
+    // variables.isPod ? <pod's> : variables.isCronJob ? <cronjob's> : <the rest's>, each variable a kind test.
+    name: 'guard-variables',
+    write: (t, ws) => {
+      const groups = byPath(ws, 'podSpec');
+      const tests = groups.slice(0, -1).map(([, group], i) => ({ name: `guard${i}`, expression: kindTest('object.kind', group) }));
+      const pick = (part: 'podSpec' | 'podMeta') => (tests.length === 0 ? groups[0][1][0][part]
+        : `(${tests.map((v, i) => `variables.${v.name} ? ${groups[i][1][0][part]} : `).join('')}${groups.at(-1)![1][0][part]})`);
+      return { expression: substitute(t, pick('podSpec'), pick('podMeta')), variables: tests };
+    },
+  },
+  {
     // (object.kind == 'Pod' && <for pods>) || (object.kind in [...] && <for those>) || ...
     name: 'branch-per-kind',
     write: (t, ws, others = t) => ({
       expression: byPath(ws, 'podSpec').map(([spec, group], i) => {
-        const kinds = group.map((w) => `'${KINDS[w.resource]}'`);
-        const test = kinds.length === 1 ? `object.kind == ${kinds[0]}` : `object.kind in [${kinds.join(', ')}]`;
-        return `(${test} && (${substitute(i === 0 ? t : others, spec, group[0].podMeta)}))`;
+        return `(${kindTest('object.kind', group)} && (${substitute(i === 0 ? t : others, spec, group[0].podMeta)}))`;
       }).join(' || '),
     }),
   },
