@@ -1,8 +1,8 @@
 import { children, walk } from './ast-walk';
 import { CelNode } from './engine';
-import { issueOffset } from './errors';
 import { environment, guardValueOf, KnownRequest } from './request-guards';
 import { SourceExtents } from './source-extents';
+import { testedField } from './typed-check';
 import type { CelObjectTypes } from '../schemas/cel-object-types';
 
 /** One of the kinds a policy's expressions are type-checked against. */
@@ -115,16 +115,14 @@ export class KindNarrowing {
     const found: UntestableField[] = [];
     if (!this.ast) return found;
     walk(this.ast, (node, ancestors) => {
-      const parent = ancestors.at(-1);
-      const tested = node.op === '.?' || (node.op === '.' && parent && isHas(parent));
-      if (!tested || typeof node.args[1] !== 'string') return;
-      const links = selectionLinks(node.args[0]);
-      if (!links) return;
+      const tested = testedField(node, ancestors.at(-1));
+      const links = tested && selectionLinks(tested.receiver);
+      if (!tested || !links) return;
       const typed = this.kinds.map((k) => ({ label: k.label, fields: fieldsAt(k.types, links) })).filter((k) => k.fields !== undefined);
-      if (typed.length === 0 || typed.some((k) => hasOwn(k.fields!, node.args[1]))) return;
+      if (typed.length === 0 || typed.some((k) => hasOwn(k.fields!, tested.field))) return;
       found.push({
-        offset: issueOffset(node.op === '.?' ? node : parent, node.start),
-        field: node.args[1],
+        offset: tested.offset,
+        field: tested.field,
         known: [...new Set(typed.flatMap((k) => Object.keys(k.fields!)))],
         labels: typed.map((k) => k.label),
       });

@@ -196,20 +196,27 @@ function messageTypeOf(node: CelNode, lookup: FieldsLookup): string | undefined 
   return undefined;
 }
 
+/**
+ * The field a selection tests, `has(x.f)` or `x.?f`, and where cel-go reports it when x lacks
+ * it: a has() at its `(`, an optional selection at its `.?`. Undefined for other nodes.
+ */
+export function testedField(node: CelNode, parent: CelNode | undefined): { receiver: CelNode; field: string; offset: number } | undefined {
+  if (typeof node.args?.[1] !== 'string') return undefined;
+  if (node.op === '.?') return { receiver: node.args[0], field: node.args[1], offset: issueOffset(node, node.start) };
+  if (node.op === '.' && parent?.op === 'call' && parent.args[0] === 'has') return { receiver: node.args[0], field: node.args[1], offset: issueOffset(parent, node.start) };
+  return undefined;
+}
+
 /** The first `has(x.f)` or `x.?f` whose x is a message type without f, with the fields it has. */
 function testedFieldProblem(ast: CelNode, lookup: FieldsLookup): { offset: number; field: string; known: string[] } | undefined {
   let found: { offset: number; field: string; known: string[] } | undefined;
   walk(ast, (node, ancestors) => {
-    if (found || typeof node.args?.[1] !== 'string') return;
-    const parent = ancestors.at(-1);
-    const tested = node.op === '.?' || (node.op === '.' && parent?.op === 'call' && parent.args[0] === 'has');
+    const tested = found ? undefined : testedField(node, ancestors.at(-1));
     if (!tested) return;
-    const type = messageTypeOf(node.args[0] as CelNode, lookup);
+    const type = messageTypeOf(tested.receiver, lookup);
     const fields = type === undefined ? undefined : lookup(type);
-    // cel-go reports has() at its `(`, an optional selection at its `.`.
-    const at = node.op === '.?' ? node : parent!;
-    if (fields && !Object.prototype.hasOwnProperty.call(fields, node.args[1])) {
-      found = { offset: issueOffset(at, node.start), field: node.args[1], known: Object.keys(fields) };
+    if (fields && !Object.prototype.hasOwnProperty.call(fields, tested.field)) {
+      found = { offset: tested.offset, field: tested.field, known: Object.keys(fields) };
     }
   });
   return found;
