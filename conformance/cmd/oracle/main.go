@@ -12,11 +12,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
@@ -83,9 +84,24 @@ func main() {
 			fmt.Fprintln(os.Stderr, "oracle: the last lines of", filepath.Join(*dir, "oracle.log"), "follow")
 			printTail(filepath.Join(*dir, "oracle.log"), 40)
 		}
+		var setup setupError
+		if errors.As(err, &setup) {
+			os.Exit(exitSetupFailed)
+		}
 		os.Exit(1)
 	}
 }
+
+// exitSetupFailed is the exit code when the oracle failed before the apiserver ran (its etcd, its
+// credentials, its recorder): the client may start it again, where an apiserver's refusal of its
+// configuration (exit code 1) is an answer under test.
+const exitSetupFailed = 3
+
+// setupError marks a failure of the oracle's own setup, not of the apiserver.
+type setupError struct{ err error }
+
+func (e setupError) Error() string { return e.err.Error() }
+func (e setupError) Unwrap() error { return e.err }
 
 func run(dir, readyFile, emulated, runtimeConfig, admissionConfig string, verbose bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -108,17 +124,17 @@ func run(dir, readyFile, emulated, runtimeConfig, admissionConfig string, verbos
 
 	creds, err := writeCredentials(dir)
 	if err != nil {
-		return err
+		return setupError{err}
 	}
 	etcdURL, stopEtcd, err := startEtcd(filepath.Join(dir, "etcd"), verbose)
 	if err != nil {
-		return fmt.Errorf("etcd: %w", err)
+		return setupError{fmt.Errorf("etcd: %w", err)}
 	}
 	defer stopEtcd()
 
 	port, err := freePort()
 	if err != nil {
-		return err
+		return setupError{err}
 	}
 	auditLog := filepath.Join(dir, "audit.log")
 	args := apiserverArgs(dir, creds, etcdURL, port, auditLog, emulated, runtimeConfig, admissionConfig, verbose)
@@ -138,7 +154,7 @@ func run(dir, readyFile, emulated, runtimeConfig, admissionConfig string, verbos
 	}
 	recorderURL, err := startRecorder(creds)
 	if err != nil {
-		return fmt.Errorf("recorder: %w", err)
+		return setupError{fmt.Errorf("recorder: %w", err)}
 	}
 	info := readyInfo{Server: server, CA: creds.caFile, Token: creds.token, AuditLog: auditLog, Recorder: recorderURL, EmulatedVersion: emulated}
 	data, _ := json.MarshalIndent(info, "", "  ")
@@ -232,7 +248,26 @@ func waitReady(server string, creds credentials, failed <-chan error) error {
 	return errors.New("kube-apiserver was not ready within 3 minutes")
 }
 
+// startEtcd starts an embedded etcd on two free ports, drawing them again when another process
+// took one between the draw and the bind.
 func startEtcd(dataDir string, verbose bool) (string, func(), error) {
+	for attempt := 1; ; attempt++ {
+		url, stop, err := startEtcdOnce(dataDir, verbose)
+		if err == nil || attempt == 5 || !addressInUse(err) {
+			return url, stop, err
+		}
+		// etcd refuses a bind before it writes any data; start the next attempt from nothing.
+		_ = os.RemoveAll(dataDir)
+	}
+}
+
+// addressInUse tells a bind refused because the port is taken; etcd does not always wrap the
+// listener's error, so its text is read too.
+func addressInUse(err error) bool {
+	return errors.Is(err, syscall.EADDRINUSE) || strings.Contains(err.Error(), "address already in use")
+}
+
+func startEtcdOnce(dataDir string, verbose bool) (string, func(), error) {
 	clientPort, err := freePort()
 	if err != nil {
 		return "", nil, err
@@ -268,13 +303,4 @@ func startEtcd(dataDir string, verbose bool) (string, func(), error) {
 		return "", nil, errors.New("etcd was not ready within a minute")
 	}
 	return clientURL.String(), e.Close, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -59,6 +59,9 @@ export interface OracleOptions {
   readonly admissionConfigFile?: string;
 }
 
+/** The oracle's exit code when its own setup failed before the apiserver ran (exitSetupFailed in cmd/oracle). */
+const EXIT_SETUP_FAILED = 3;
+
 /** The oracle stopped before it was ready: an apiserver that refused its flags or its admission configuration. */
 export class OracleExitedError extends Error {
   constructor(public readonly code: number | null, public readonly output: string) {
@@ -67,7 +70,22 @@ export class OracleExitedError extends Error {
 }
 
 export class Oracle {
+  /**
+   * Starts an oracle. A failure of the oracle's own setup (exit code 3, e.g. a port another process
+   * took between its draw and its bind) is retried; an apiserver that refuses its configuration is
+   * an answer, thrown as OracleExitedError.
+   */
   public static async start(options: OracleOptions = {}): Promise<Oracle> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await Oracle.startOnce(options);
+      } catch (e) {
+        if (!(e instanceof OracleExitedError) || e.code !== EXIT_SETUP_FAILED || attempt === 3) throw e;
+      }
+    }
+  }
+
+  private static async startOnce(options: OracleOptions): Promise<Oracle> {
     if (!fs.existsSync(ORACLE_BINARY)) {
       throw new Error(`${ORACLE_BINARY} is missing: run 'npx projen conformance', which builds it`);
     }
