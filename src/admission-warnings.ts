@@ -2,6 +2,7 @@ import { IConstruct } from 'constructs';
 import {
   acknowledge, acknowledgementOf, activeWarnings, checkedObject, PRINT_WARNINGS_CONTEXT, violationsOf, WARNINGS_AS_ERRORS_CONTEXT,
 } from './private/admission-checks';
+import { foreignViolationsOf } from './private/static-scope';
 import { ViolationSeverity } from './validation/violation';
 
 /**
@@ -54,10 +55,11 @@ export class AdmissionWarnings {
 
   private static collect(scope: IConstruct, acknowledged: boolean): string[] {
     const out: string[] = [];
-    for (const construct of scope.node.findAll()) {
+    const checked = scope.node.findAll().flatMap((construct) => {
       const obj = checkedObject(construct);
-      if (!obj) continue;
-      const violations = violationsOf(obj);
+      return [...(obj ? [{ construct, violations: violationsOf(obj) }] : []), ...foreignViolationsOf(construct)];
+    });
+    for (const { construct, violations } of checked) {
       const active = new Set(activeWarnings(construct, violations));
       for (const v of violations) {
         if (v.severity !== ViolationSeverity.WARNING || active.has(v) !== !acknowledged) continue;

@@ -3,13 +3,12 @@ import * as path from 'path';
 import { ApiObject, Chart, ChartProps, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { KubernetesVersion } from './kubernetes-version';
-import { checkedObject } from './private/admission-checks';
-import { isStaticChart, markStaticChart } from './private/static-scope';
+import { checkedObject, failingViolations } from './private/admission-checks';
+import { ForeignViolations, isStaticChart, markStaticChart } from './private/static-scope';
 import { checkStructKeys, STATIC_ADMISSION_CHART_PROPS } from './private/struct-keys';
 import { ManifestValidator } from './validation/manifest-validator';
 import { STATIC_PLUGINS, StaticPlugin } from './validation/static-plugins';
 import { STATIC_SUFFIX } from './validation/static-suffix';
-import { ViolationSeverity } from './validation/violation';
 
 /** Properties of a StaticAdmissionChart. */
 export interface StaticAdmissionChartProps extends ChartProps {
@@ -70,7 +69,7 @@ export class StaticAdmissionChart extends Chart {
     if (props.namespace !== undefined) {
       throw new Error(`${this.node.path}: namespace ${JSON.stringify(props.namespace)} is not allowed: admission configurations are cluster-scoped; remove it`);
     }
-    markStaticChart(this);
+    markStaticChart(this, () => this.foreignViolations());
     this.hostDirectory = absoluteHostPath(props.hostDirectory ?? '/etc/kubernetes/admission', `${this.node.path}: hostDirectory`);
     this.webhookKubeConfigFile = props.webhookKubeConfigFile === undefined
       ? undefined : absoluteHostPath(props.webhookKubeConfigFile, `${this.node.path}: webhookKubeConfigFile`);
@@ -135,16 +134,22 @@ export class StaticAdmissionChart extends Chart {
   /**
    * The objects of the chart that are not this library's constructs (an `Include`, a plain
    * ApiObject), checked as the loader checks them: the set is validated whole, and only their own
-   * errors are reported here, since the constructs report theirs.
+   * violations are kept here, since the constructs report theirs. Their errors and warnings are
+   * reported as the constructs' are, each at the object's path, and a warning is acknowledged on
+   * the object or a scope above it.
    */
-  private checkForeignObjects(): string[] {
+  private foreignViolations(): ForeignViolations[] {
     const objects = this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && Chart.of(c) === this);
-    const foreign = new Set(objects.map((o, i) => (checkedObject(o.node.scope!) === undefined ? i : -1)).filter((i) => i >= 0));
-    if (foreign.size === 0) return [];
+    const foreign = objects.map((o, i) => (checkedObject(o.node.scope!) === undefined ? i : -1)).filter((i) => i >= 0);
+    if (foreign.length === 0) return [];
     const manifests = objects.map((o) => ApiObject.prototype.toJson.call(o));
-    return ManifestValidator.validateAll(manifests, { staticManifests: true, kubernetesVersion: KubernetesVersion.fromContext(this) })
-      .filter((v) => v.severity === ViolationSeverity.ERROR && v.manifestIndex !== undefined && foreign.has(v.manifestIndex))
-      .map((v) => `${objects[v.manifestIndex!].node.path}: ${v.path}: ${v.message}`);
+    const violations = ManifestValidator.validateAll(manifests, { staticManifests: true, kubernetesVersion: KubernetesVersion.fromContext(this) });
+    return foreign.map((i) => ({ construct: objects[i], violations: violations.filter((v) => v.manifestIndex === i) }));
+  }
+
+  private checkForeignObjects(): string[] {
+    return this.foreignViolations().flatMap(({ construct, violations }) =>
+      failingViolations(construct, violations).map((v) => `${construct.node.path}: ${v.path}: ${v.message}`));
   }
 }
 

@@ -4,8 +4,8 @@ import * as path from 'path';
 import { ApiObject, App, Chart, Duration, Testing } from 'cdk8s';
 import * as yaml from 'yaml';
 import {
-  AdmissionResource, KubernetesVersion, MutatingPolicy, Mutation, Operation, StaticAdmissionChart, ValidatingPolicy, ValidatingPolicyBinding,
-  ValidatingWebhookConfiguration, ValidationAction, Webhook,
+  AdmissionResource, AdmissionWarnings, KubernetesVersion, MutatingPolicy, Mutation, Operation, StaticAdmissionChart, ValidatingPolicy,
+  ValidatingPolicyBinding, ValidatingWebhookConfiguration, ValidationAction, Webhook,
 } from '../src';
 
 const outdirs: string[] = [];
@@ -176,6 +176,47 @@ describe('StaticAdmissionChart', () => {
     expect(() => new StaticAdmissionChart(new App(), 'c', { webhookKubeConfigFile: 'kubeconfig' })).toThrow(/^c: webhookKubeConfigFile must be an absolute path/);
     expect(() => new StaticAdmissionChart(new App(), 'c', { hostDirektory: '/x' } as any)).toThrow(/hostDirektory.*hostDirectory/);
     expect(() => baseline().synthDirectory('')).toThrow(/synthDirectory needs an output directory/);
+  });
+
+  test('an object that is not a construct of this library is warned as the constructs are, at its own path', () => {
+    // Not in the app's synth output, so the CLI plugin never sees it: the chart is its only check.
+    const rawPolicy = (chart: Chart) => new ApiObject(chart, 'raw', {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'raw.static.k8s.io' },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['Deployment'], operations: ['CREATE'] }] },
+        validations: [{ expression: 'true' }],
+      },
+    });
+    const warningPath = 'spec.matchConstraints.resourceRules[0].resources[0]';
+    const withContext = (context: Record<string, unknown>) => {
+      const app = Testing.app();
+      for (const [key, value] of Object.entries(context)) app.node.setContext(key, value);
+      const chart = baseline(app);
+      return { chart, raw: rawPolicy(chart) };
+    };
+
+    const printed: string[] = [];
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation((line) => printed.push(String(line)) > 0);
+    try {
+      const { chart } = withContext({});
+      expect(chart.toStaticManifests().map((m) => m.metadata.name)).toContain('raw.static.k8s.io');
+      expect(AdmissionWarnings.of(chart)).toEqual([expect.stringMatching(/^\[baseline\/raw\] spec\.matchConstraints\.resourceRules\[0\]\.resources\[0\]: 'Deployment' is a kind/)]);
+      expect(printed).toEqual([expect.stringMatching(/^cdk8s-admission warning: \[baseline\/raw\] spec\.matchConstraints\.resourceRules\[0\]\.resources\[0\]: 'Deployment' is a kind/)]);
+    } finally {
+      write.mockRestore();
+    }
+
+    const strict = withContext({ [AdmissionWarnings.AS_ERRORS_CONTEXT]: true });
+    expect(() => strict.chart.toStaticManifests()).toThrow(/\[baseline\] baseline\/raw: spec\.matchConstraints\.resourceRules\[0\]\.resources\[0\]: 'Deployment' is a kind/);
+
+    const acknowledged = withContext({ [AdmissionWarnings.AS_ERRORS_CONTEXT]: true });
+    AdmissionWarnings.acknowledge(acknowledged.raw, warningPath, 'matches nothing on purpose, for this test');
+    expect(() => acknowledged.chart.toStaticManifests()).not.toThrow();
+    expect(AdmissionWarnings.of(acknowledged.chart)).toEqual([]);
+    expect(AdmissionWarnings.acknowledged(acknowledged.chart)).toEqual([expect.stringMatching(/^\[baseline\/raw\] .*\(acknowledged: matches nothing on purpose, for this test\)$/)]);
   });
 
   test('isStaticAdmissionChart tells a static chart from another', () => {

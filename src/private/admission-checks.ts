@@ -111,14 +111,21 @@ export function attachChecks(obj: CheckedObject): void {
     validate: () => {
       const manifest = ApiObject.prototype.toJson.call(obj.apiObject);
       renderedForChecks.set(obj.apiObject, manifest);
-      const violations = violationsOf(obj, manifest);
-      const warnings = activeWarnings(obj.construct, violations);
-      const strict = isTrue(obj.construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
-      const failing = [...violations.filter((v) => v.severity === ViolationSeverity.ERROR), ...(strict ? warnings : [])];
-      if (!strict && !isFalse(obj.construct.node.tryGetContext(PRINT_WARNINGS_CONTEXT))) printWarnings(obj.construct, warnings);
-      return failing.map((v) => `${v.path}: ${v.message}`);
+      return failingViolations(obj.construct, violationsOf(obj, manifest)).map((v) => `${v.path}: ${v.message}`);
     },
   });
+}
+
+/**
+ * What fails the synthesis among a construct's violations: its errors, and its unacknowledged
+ * warnings under warningsAsErrors; otherwise those warnings are printed (unless printWarnings is
+ * false).
+ */
+export function failingViolations(construct: IConstruct, violations: readonly Violation[]): Violation[] {
+  const warnings = activeWarnings(construct, violations);
+  const strict = isTrue(construct.node.tryGetContext(WARNINGS_AS_ERRORS_CONTEXT));
+  if (!strict && !isFalse(construct.node.tryGetContext(PRINT_WARNINGS_CONTEXT))) printWarnings(construct, warnings);
+  return [...violations.filter((v) => v.severity === ViolationSeverity.ERROR), ...(strict ? warnings : [])];
 }
 
 /** The checked objects of `scope`'s app with this kind and name, first created first. */

@@ -3,11 +3,27 @@
 // which imports the constructs' checks.
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { Violation } from '../validation/violation';
 
 const STATIC_CHART = Symbol.for('cdk8s-admission.StaticAdmissionChart');
 
-export function markStaticChart(chart: Chart): void {
-  Object.defineProperty(chart, STATIC_CHART, { value: true, enumerable: false });
+/** The violations of one object of a static chart that is not this library's construct. */
+export interface ForeignViolations {
+  readonly construct: IConstruct;
+  readonly violations: readonly Violation[];
+}
+
+/**
+ * Marks a StaticAdmissionChart, with how it checks its objects that are not this library's
+ * constructs (which AdmissionWarnings lists with the constructs' own).
+ */
+export function markStaticChart(chart: Chart, foreignViolations: () => ForeignViolations[]): void {
+  Object.defineProperty(chart, STATIC_CHART, { value: foreignViolations, enumerable: false });
+}
+
+/** The violations of the objects of a static chart that are not this library's constructs; none for another construct. */
+export function foreignViolationsOf(construct: IConstruct): ForeignViolations[] {
+  return isStaticChart(construct) ? (construct as unknown as { [STATIC_CHART]: () => ForeignViolations[] })[STATIC_CHART]() : [];
 }
 
 export function isStaticChart(x: unknown): x is Chart {
