@@ -172,18 +172,26 @@ export function storableType(outputType: string | undefined, isMessage: (name: s
  * output type, so that later expressions see `variables.<name>` typed, as the apiserver's
  * composited compiler does (the validator checks variables in order, before their users).
  */
+/** What a variable is for one resource its policy matches. */
+interface TypedVariableRecord {
+  /**
+   * Its output type with `object` typed as the resource: a message type of the resource's schema
+   * is kept, as the apiserver's type checker keeps it.
+   */
+  readonly type: string;
+  /** Its value, where a guard decides it for the resource (kind-narrowing.ts). */
+  readonly guard?: boolean;
+}
+
+/** A variable that did not compile: typed `dyn`, decided by no guard. */
+const UNTYPED_VARIABLE: TypedVariableRecord = { type: 'dyn' };
+
 export class CelExpressionChecker implements ExpressionChecker {
   /** Variable i's output type, and the name of the variable before it (to tell another list of variables apart). */
   private readonly variableTypes: Array<{ readonly previous: string | undefined; readonly type: string }> = [];
 
-  /**
-   * Variable i's output type with `object` typed as a resource (by the resource's key): a message
-   * type of the resource's schema is kept, as the apiserver's type checker keeps it.
-   */
-  private readonly typedVariableTypes = new Map<string, string[]>();
-
-  /** Variable i's value where a guard decides it for a resource (kind-narrowing.ts), by the resource's key. */
-  private readonly typedVariableGuards = new Map<string, Array<boolean | undefined>>();
+  /** What variable i is with `object` typed as a resource, by the resource's key. */
+  private readonly typedVariables = new Map<string, TypedVariableRecord[]>();
 
   /** What the last list of variable names is known to hold, extended as the list grows (the validator appends to one list). */
   private view?: { names: readonly string[]; length: number; known: number; index: Map<string, number> };
@@ -209,8 +217,7 @@ export class CelExpressionChecker implements ExpressionChecker {
     const types = environment.types;
     if (result.errors.length > 0 || !types || (types.objects.length === 0 && !types.params)) {
       if (isVariable) {
-        for (const recorded of this.typedVariableTypes.values()) recorded[names.length] = 'dyn';
-        for (const recorded of this.typedVariableGuards.values()) recorded[names.length] = undefined;
+        for (const recorded of this.typedVariables.values()) recorded[names.length] = UNTYPED_VARIABLE;
       }
       return { errors: [...result.errors], warnings: [] };
     }
@@ -239,20 +246,20 @@ export class CelExpressionChecker implements ExpressionChecker {
     const untestable = narrowed?.untestable ?? [];
     for (const [index, object] of objects.entries()) {
       const key = keyOf(object);
-      const recorded = this.typedVariableTypes.get(key) ?? [];
-      const variables = untyped.variables.length === 0 ? [] : chosen.map(({ name, index: i }) => ({ name, type: i < known ? recorded[i] ?? 'dyn' : 'dyn' }));
+      const recorded = this.typedVariables.get(key) ?? [];
+      const variables = untyped.variables.length === 0 ? [] : chosen.map(({ name, index: i }) => ({ name, type: i < known ? recorded[i]?.type ?? 'dyn' : 'dyn' }));
       const spec: EnvironmentSpec = { ...untyped, variables, objectType: object?.resource, paramsType: types.params?.resource };
       // What the kind's guards rule out is not checked against it (kind-narrowing.ts).
       const seen = narrowed?.texts[index] ?? expression;
       const problem = typeProblem(seen, spec);
       if (variableIndex !== undefined) {
         const isMessage = (name: string) => !!(object?.resource.types.types.has(name) || types.params?.resource.types.types.has(name));
-        recorded[variableIndex] = problem === undefined ? storableType(compileExpression(seen, spec).outputType, isMessage) : 'dyn';
-        this.typedVariableTypes.set(key, recorded);
-        const guards = this.typedVariableGuards.get(key) ?? [];
         const decided = seen.trim();
-        guards[variableIndex] = decided === 'true' ? true : decided === 'false' ? false : undefined;
-        this.typedVariableGuards.set(key, guards);
+        recorded[variableIndex] = {
+          type: problem === undefined ? storableType(compileExpression(seen, spec).outputType, isMessage) : 'dyn',
+          guard: decided === 'true' ? true : decided === 'false' ? false : undefined,
+        };
+        this.typedVariables.set(key, recorded);
       }
       if (problem !== undefined && untestable.length === 0) add(problem, object ? [object.label] : []);
     }
@@ -266,10 +273,10 @@ export class CelExpressionChecker implements ExpressionChecker {
 
   /** The chosen variables a guard decides for the resource of `key` (recorded while the variables' types hold), by name. */
   private guardsOf(key: string, chosen: ReadonlyArray<{ name: string; index: number }>, known: number): Record<string, boolean> | undefined {
-    const recorded = this.typedVariableGuards.get(key);
+    const recorded = this.typedVariables.get(key);
     if (!recorded) return undefined;
-    const decided = chosen.filter(({ index }) => index < known && recorded[index] !== undefined);
-    return decided.length === 0 ? undefined : Object.fromEntries(decided.map(({ name, index }) => [name, recorded[index]!]));
+    const decided = chosen.filter(({ index }) => index < known && recorded[index]?.guard !== undefined);
+    return decided.length === 0 ? undefined : Object.fromEntries(decided.map(({ name, index }) => [name, recorded[index].guard!]));
   }
 
   /**
