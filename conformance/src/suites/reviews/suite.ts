@@ -255,11 +255,18 @@ export interface ReviewOutcome extends CaseOutcome {
   readonly matchAgrees?: boolean;
   /** How many policies the apiserver's answer named (each checked against the tester's verdicts). */
   readonly participantsNamed?: number;
+  /** How many denials the tester gave, for a request both sides denied. */
+  readonly testerDenials?: number;
   readonly mutating: boolean;
 }
 
-/** Compares the tester's answer with the apiserver's: for an admitted request, the object admission let through too. */
-export function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Answer): ReviewOutcome {
+/**
+ * Compares the tester's answer with the apiserver's: for an admitted request, the object admission
+ * let through too. `firstDenialKnown`: the policies run in an order the tester knows (static
+ * policies, which the loader sorts), so the apiserver's one validating denial must be the tester's
+ * first, not any of them.
+ */
+export function compare(s: ReviewScenario, tester: AdmissionResult | Error, answer: Answer, firstDenialKnown = false): ReviewOutcome {
   const mutating = s.policies.some((p) => p.kind === 'MutatingAdmissionPolicy');
   const base = { name: s.name, apiserverAccepted: answer.allowed, apiserver: describeAnswer(answer), mutating };
   if (tester instanceof Error) {
@@ -287,12 +294,14 @@ export function compare(s: ReviewScenario, tester: AdmissionResult | Error, answ
   const warningsAgree = JSON.stringify(sorted(tester.warnings)) === JSON.stringify(sorted(answer.warnings));
   const auditAgrees = JSON.stringify(auditShape(tester.auditAnnotations)) === JSON.stringify(auditShape(answer.auditAnnotations));
   if (!answer.allowed) {
-    // Which denial the apiserver reports first is its map order: any of the library's, with its code.
-    const matching = tester.denials.filter((d) => answer.messages.includes(d.message));
+    // Which denial the apiserver reports first is, for API policies, its map order: any of the
+    // library's, with its code.
+    const matching = (firstDenialKnown ? tester.denials.slice(0, 1) : tester.denials).filter((d) => answer.messages.includes(d.message));
     const messageAgrees = answer.messages.every((m) => messages.includes(m))
-      && (answer.messages.length === 1 || answer.messages.length === messages.length);
+      && (answer.messages.length === 1 || answer.messages.length === messages.length)
+      && (!firstDenialKnown || answer.messages[0] === messages[0]);
     const codeAgrees = matching.some((d) => d.code === answer.code && d.reason === answer.reason);
-    return { ...outcome, messageAgrees, codeAgrees, warningsAgree, auditAgrees };
+    return { ...outcome, messageAgrees, codeAgrees, warningsAgree, auditAgrees, testerDenials: messages.length };
   }
   const mutationAgrees = answer.object === undefined || canonical(storedShape(tester.admittedObject)) === canonical(storedShape(answer.object));
   return { ...outcome, warningsAgree, auditAgrees, mutationAgrees };
