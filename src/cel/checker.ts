@@ -167,11 +167,6 @@ export function storableType(outputType: string | undefined, isMessage: (name: s
   return DECLARABLE_TYPES.has(outputType) || isMessage(outputType) ? outputType : 'dyn';
 }
 
-/**
- * The checker the manifest validator uses for one manifest. It remembers each variable's
- * output type, so that later expressions see `variables.<name>` typed, as the apiserver's
- * composited compiler does (the validator checks variables in order, before their users).
- */
 /** What a variable is for one resource its policy matches. */
 interface TypedVariableRecord {
   /**
@@ -186,6 +181,11 @@ interface TypedVariableRecord {
 /** A variable that did not compile: typed `dyn`, decided by no guard. */
 const UNTYPED_VARIABLE: TypedVariableRecord = { type: 'dyn' };
 
+/**
+ * The checker the manifest validator uses for one manifest. It remembers each variable's
+ * output type, so that later expressions see `variables.<name>` typed, as the apiserver's
+ * composited compiler does (the validator checks variables in order, before their users).
+ */
 export class CelExpressionChecker implements ExpressionChecker {
   /** Variable i's output type, and the name of the variable before it (to tell another list of variables apart). */
   private readonly variableTypes: Array<{ readonly previous: string | undefined; readonly type: string }> = [];
